@@ -1,0 +1,107 @@
+//! The `idea` command line. Output of `--json` is stable: see `docs/cli.md`.
+
+mod agent;
+mod doctor;
+
+use clap::{Parser, Subcommand};
+use idea_application::AppError;
+use std::path::PathBuf;
+
+/// IdeA: several coding agents at once on one project.
+#[derive(Debug, Parser)]
+#[command(name = "idea", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Make DIR (default: the current folder) an IdeA project; safe to run twice.
+    Init { dir: Option<PathBuf> },
+    /// Create, list, show and delete the project's agents.
+    #[command(subcommand)]
+    Agent(agent::AgentCommand),
+    /// The runtime-profile catalogue (built-ins merged with ~/.ideai/profiles.json).
+    Profiles {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Which agent CLIs are installed, Landlock support, WebKit, the data folders used.
+    Doctor {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open the project in the desktop window (needs a display).
+    #[cfg(feature = "desktop")]
+    Desktop { dir: Option<PathBuf> },
+}
+
+/// Why a command failed, split by audience.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input, unknown agent, corrupt file, not a project: exit 2, one line.
+    User(String),
+    /// A failure of the machine or of IdeA: exit 1.
+    Internal(anyhow::Error),
+}
+
+impl From<AppError> for Failure {
+    fn from(error: AppError) -> Self {
+        if error.is_user_error() {
+            Self::User(error.to_string())
+        } else {
+            Self::Internal(error.into())
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Self {
+        Self::Internal(error)
+    }
+}
+
+/// Runs one parsed command.
+///
+/// # Errors
+/// A [`Failure`] the binary turns into an exit code.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Init { dir } => init(&dir.unwrap_or_else(|| PathBuf::from("."))),
+        Command::Agent(command) => agent::run(command),
+        Command::Profiles { json } => doctor::profiles(json),
+        Command::Doctor { json } => doctor::doctor(json),
+        #[cfg(feature = "desktop")]
+        Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
+    }
+}
+
+fn init(dir: &std::path::Path) -> Result<(), Failure> {
+    if !dir.exists() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::User(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let path = crate::compose::project_path(dir)?;
+    let store = idea_infrastructure::store::FsProjectStore::new(path.as_path());
+    let done =
+        idea_application::project::init(&store, &idea_infrastructure::system::RandomIds, &path)?;
+    let verb = if done.created {
+        "Initialised"
+    } else {
+        "Already an IdeA project:"
+    };
+    println!(
+        "{verb} {} ({})",
+        path.as_path().display(),
+        done.project.name
+    );
+    Ok(())
+}
+
+/// Prints `value` as pretty JSON.
+pub(crate) fn print_json(value: &impl serde::Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Internal(e.into()))?;
+    println!("{text}");
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! The composition root: builds every adapter once and hands them to the use cases.
+
+use idea_application::project;
+use idea_application::{AppError, AppResult, Deps};
+use idea_domain::ProjectPath;
+use idea_domain::ports::ProfileCatalog;
+use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
+use idea_infrastructure::store::FsProjectStore;
+use idea_infrastructure::system::{EventBus, RandomIds};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where user-level state lives: `$IDEA_USER_DIR`, else `~/.ideai`.
+pub fn user_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("IDEA_USER_DIR") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
+    home.join(".ideai")
+}
+
+/// The merged profile catalogue (built-ins + `~/.ideai/profiles.json`).
+pub fn profile_catalog() -> FsProfileCatalog {
+    let path = user_profiles_path(&user_dir());
+    FsProfileCatalog::load(Some(&path))
+}
+
+/// Resolves a `--project`/`DIR` argument to an absolute project path.
+///
+/// # Errors
+/// When the folder does not exist or is not a folder.
+pub fn project_path(dir: &Path) -> AppResult<ProjectPath> {
+    let absolute = dir.canonicalize().map_err(|e| {
+        AppError::Store(idea_domain::ports::StoreError::Io {
+            action: "open",
+            path: dir.to_path_buf(),
+            source: e,
+        })
+    })?;
+    if !absolute.is_dir() {
+        return Err(AppError::Store(
+            idea_domain::ports::StoreError::NotAProject(absolute),
+        ));
+    }
+    ProjectPath::new(absolute).map_err(|e| AppError::Internal(e.to_string()))
+}
+
+/// An open project: its path, its `Deps` and the event bus the front ends subscribe to.
+#[derive(Debug)]
+pub struct OpenProject {
+    pub path: ProjectPath,
+    pub deps: Deps,
+    pub events: Arc<EventBus>,
+}
+
+/// Opens the project at `dir`, checking that it is one.
+///
+/// # Errors
+/// `NOT_A_PROJECT`, `CORRUPT_FILE`, `NEWER_SCHEMA`, I/O errors.
+pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
+    let path = project_path(dir)?;
+    let store = Arc::new(FsProjectStore::new(path.as_path()));
+    project::open(store.as_ref())?;
+    let events = Arc::new(EventBus::default());
+    let profiles: Arc<dyn ProfileCatalog> = Arc::new(profile_catalog());
+    let deps = Deps::new(store, profiles, events.clone(), Arc::new(RandomIds));
+    Ok(OpenProject { path, deps, events })
+}

@@ -1,0 +1,223 @@
+//! The `idea` binary, run for real against temp folders.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn idea(args: &[&str], cwd: &Path, user_dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_idea"))
+        .args(args)
+        .current_dir(cwd)
+        .env("IDEA_USER_DIR", user_dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+struct Sandbox {
+    _dir: tempfile::TempDir,
+    project: std::path::PathBuf,
+    user: std::path::PathBuf,
+}
+
+fn sandbox() -> Sandbox {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    let user = dir.path().join("user");
+    fs::create_dir_all(&project).unwrap();
+    Sandbox {
+        _dir: dir,
+        project,
+        user,
+    }
+}
+
+#[test]
+fn init_is_idempotent_and_ignores_the_run_dir() {
+    let s = sandbox();
+    let first = idea(&["init"], &s.project, &s.user);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let project_json = fs::read_to_string(s.project.join(".ideai/project.json")).unwrap();
+    let second = idea(
+        &["init", s.project.to_str().unwrap()],
+        s.user.parent().unwrap(),
+        &s.user,
+    );
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(stdout(&second).contains("Already"));
+    assert_eq!(
+        fs::read_to_string(s.project.join(".ideai/project.json")).unwrap(),
+        project_json
+    );
+    assert_eq!(
+        fs::read_to_string(s.project.join(".gitignore")).unwrap(),
+        ".ideai/run/\n"
+    );
+}
+
+#[test]
+fn create_list_show_delete() {
+    let s = sandbox();
+    assert!(idea(&["init"], &s.project, &s.user).status.success());
+    let created = idea(
+        &[
+            "agent",
+            "create",
+            "--name",
+            "Ada",
+            "--profile",
+            "shell",
+            "--template",
+            "reviewer",
+            "--json",
+        ],
+        &s.project,
+        &s.user,
+    );
+    assert!(created.status.success(), "{}", stderr(&created));
+    let agent: serde_json::Value = serde_json::from_str(&stdout(&created)).unwrap();
+    assert_eq!(agent["name"], "Ada");
+    assert_eq!(agent["mdPath"], "agents/ada.md");
+
+    let list = idea(&["agent", "list", "--json"], &s.project, &s.user);
+    let list: serde_json::Value = serde_json::from_str(&stdout(&list)).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["agentId"], agent["agentId"]);
+    assert_eq!(list[0]["profileId"], "shell");
+    assert_eq!(
+        list[0]["origin"],
+        serde_json::json!({"kind": "template", "template": "reviewer"})
+    );
+
+    let show = idea(&["agent", "show", "ada", "--json"], &s.project, &s.user);
+    let shown: serde_json::Value = serde_json::from_str(&stdout(&show)).unwrap();
+    assert!(shown["persona"].as_str().unwrap().contains("reviewer"));
+
+    let id = agent["agentId"].as_str().unwrap();
+    let deleted = idea(&["agent", "delete", id], &s.project, &s.user);
+    assert!(deleted.status.success(), "{}", stderr(&deleted));
+    assert!(
+        s.project.join(".ideai/agents/ada.md").exists(),
+        "persona kept"
+    );
+    let list = idea(&["agent", "list", "--json"], &s.project, &s.user);
+    assert_eq!(stdout(&list).trim(), "[]");
+}
+
+#[test]
+fn user_errors_exit_2_with_one_line() {
+    let s = sandbox();
+    let not_project = idea(&["agent", "list"], &s.project, &s.user);
+    assert_eq!(not_project.status.code(), Some(2));
+    assert!(
+        stderr(&not_project).contains("not an IdeA project"),
+        "{}",
+        stderr(&not_project)
+    );
+    assert_eq!(stderr(&not_project).lines().count(), 1);
+
+    assert!(idea(&["init"], &s.project, &s.user).status.success());
+    let cases: [(&[&str], &str); 4] = [
+        (&["agent", "show", "ghost"], "no agent \"ghost\""),
+        (
+            &["agent", "create", "--name", "../x", "--profile", "shell"],
+            "invalid agent name",
+        ),
+        (
+            &["agent", "create", "--name", "x", "--profile", "nope"],
+            "unknown profile",
+        ),
+        (
+            &["agent", "delete", "00000000-0000-0000-0000-000000000000"],
+            "no agent",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = idea(args, &s.project, &s.user);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{args:?}");
+    }
+}
+
+#[test]
+fn a_corrupt_manifest_is_reported_and_kept() {
+    let s = sandbox();
+    assert!(idea(&["init"], &s.project, &s.user).status.success());
+    let path = s.project.join(".ideai/agents.json");
+    fs::write(&path, b"{ not json").unwrap();
+    for args in [
+        &["agent", "list"][..],
+        &["agent", "create", "--name", "Ada", "--profile", "shell"][..],
+    ] {
+        let out = idea(args, &s.project, &s.user);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains("agents.json is corrupt"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(fs::read(&path).unwrap(), b"{ not json");
+}
+
+#[test]
+fn profiles_merge_user_file_and_report_bad_entries() {
+    let s = sandbox();
+    fs::create_dir_all(&s.user).unwrap();
+    fs::write(
+        s.user.join("profiles.json"),
+        r#"{"version":1,"profiles":[{"id":"mine","name":"Mine","command":"mine","contextInjection":{"kind":"stdin"}}, {"id":"broken"}]}"#,
+    )
+    .unwrap();
+    let out = idea(&["profiles", "--json"], &s.project, &s.user);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let profiles: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ids: Vec<_> = profiles
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect();
+    for id in [
+        "claude-code",
+        "codex",
+        "gemini",
+        "aider",
+        "opencode",
+        "shell",
+        "mine",
+    ] {
+        assert!(ids.contains(&id.to_owned()), "{id} missing from {ids:?}");
+    }
+    assert!(stderr(&out).contains("broken"), "{}", stderr(&out));
+}
+
+#[test]
+fn doctor_reports_as_json() {
+    let s = sandbox();
+    let out = idea(&["doctor", "--json"], &s.project, &s.user);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let shell = report["clis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["profileId"] == "shell")
+        .unwrap();
+    assert!(
+        shell["path"].is_string(),
+        "a shell is always installed: {shell}"
+    );
+    assert!(report["landlock"]["supported"].is_boolean());
+    assert!(report["webkit"].is_boolean());
+    assert_eq!(report["userDir"], s.user.to_str().unwrap());
+}

@@ -1,0 +1,187 @@
+//! Layout use cases: named layouts (tabs) and the cells inside them. Every change is saved
+//! at once and published as an event.
+
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use idea_domain::layout::{Direction, LayoutError, Layouts, NamedLayout};
+use idea_domain::{AgentId, DomainEvent, LayoutId, NodeId};
+
+/// Name of the layout a new project starts with.
+pub const DEFAULT_LAYOUT_NAME: &str = "Main";
+
+/// GetLayouts: the saved layouts, or a fresh one-cell layout (saved, so its ids stay stable).
+///
+/// # Errors
+/// Store errors (a corrupt `layouts.json` is reported, never replaced).
+pub fn get(deps: &Deps) -> AppResult<Layouts> {
+    let _guard = deps.lock_state();
+    load_or_create(deps)
+}
+
+fn load_or_create(deps: &Deps) -> AppResult<Layouts> {
+    if let Some(layouts) = deps.store.load_layouts()? {
+        return Ok(layouts);
+    }
+    let layouts = Layouts::new(
+        LayoutId(deps.ids.new_uuid()),
+        DEFAULT_LAYOUT_NAME,
+        NodeId(deps.ids.new_uuid()),
+    )?;
+    deps.store.save_layouts(&layouts)?;
+    Ok(layouts)
+}
+
+/// Applies `change` to the saved layouts, saves and publishes. Nothing is saved when the
+/// change fails.
+fn update<T>(
+    deps: &Deps,
+    change: impl FnOnce(&mut Layouts) -> Result<T, AppError>,
+) -> AppResult<T> {
+    let _guard = deps.lock_state();
+    let mut layouts = load_or_create(deps)?;
+    let out = change(&mut layouts)?;
+    deps.store.save_layouts(&layouts)?;
+    deps.publish(DomainEvent::LayoutsChanged {
+        active: layouts.active,
+    });
+    Ok(out)
+}
+
+fn layout_mut(layouts: &mut Layouts, id: LayoutId) -> Result<&mut NamedLayout, LayoutError> {
+    layouts.get_mut(id).ok_or(LayoutError::LayoutNotFound(id))
+}
+
+/// CreateLayout: a new named layout with one empty cell; it becomes the active one.
+///
+/// # Errors
+/// `INVALID_LAYOUT_OPERATION` for a bad name, store errors.
+pub fn create(deps: &Deps, name: &str) -> AppResult<NamedLayout> {
+    let id = LayoutId(deps.ids.new_uuid());
+    let leaf = NodeId(deps.ids.new_uuid());
+    update(deps, |l| {
+        l.create(id, name, leaf)?;
+        l.set_active(id)?;
+        l.get(id)
+            .cloned()
+            .ok_or_else(|| AppError::Internal("created layout vanished".into()))
+    })
+}
+
+/// RenameLayout.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, a bad name, store errors.
+pub fn rename(deps: &Deps, id: LayoutId, name: &str) -> AppResult<()> {
+    update(deps, |l| Ok(l.rename(id, name)?))
+}
+
+/// DeleteLayout; the last one cannot be deleted.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
+pub fn delete(deps: &Deps, id: LayoutId) -> AppResult<()> {
+    update(deps, |l| l.delete(id).map(drop).map_err(AppError::from))
+}
+
+/// SwitchLayout: makes `id` the active tab.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, store errors.
+pub fn set_active(deps: &Deps, id: LayoutId) -> AppResult<()> {
+    update(deps, |l| Ok(l.set_active(id)?))
+}
+
+/// SplitCell: `node` becomes two cells side by side (`Horizontal`) or stacked (`Vertical`);
+/// returns the new empty cell's id.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
+pub fn split(
+    deps: &Deps,
+    layout: LayoutId,
+    node: NodeId,
+    direction: Direction,
+) -> AppResult<NodeId> {
+    let new_leaf = NodeId(deps.ids.new_uuid());
+    let new_split = NodeId(deps.ids.new_uuid());
+    update(deps, |l| {
+        layout_mut(l, layout)?
+            .tree
+            .split(node, direction, new_leaf, new_split)?;
+        Ok(new_leaf)
+    })
+}
+
+/// CloseCell: its sibling takes the space; the last cell cannot be closed.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
+pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
+    update(deps, |l| {
+        layout_mut(l, layout)?.tree.close(node)?;
+        Ok(())
+    })
+}
+
+/// MoveCell: detaches `node` and puts it next to `target`.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
+pub fn move_cell(
+    deps: &Deps,
+    layout: LayoutId,
+    node: NodeId,
+    target: NodeId,
+    direction: Direction,
+) -> AppResult<()> {
+    let new_split = NodeId(deps.ids.new_uuid());
+    update(deps, |l| {
+        Ok(layout_mut(l, layout)?
+            .tree
+            .move_leaf(node, target, direction, new_split)?)
+    })
+}
+
+/// SwapCells: exchanges the agents (and conversations) of two cells.
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
+pub fn swap(deps: &Deps, layout: LayoutId, a: NodeId, b: NodeId) -> AppResult<()> {
+    update(deps, |l| Ok(layout_mut(l, layout)?.tree.swap(a, b)?))
+}
+
+/// ResizeSplit: sets the ratios of a split's children (normalised).
+///
+/// # Errors
+/// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
+pub fn resize(deps: &Deps, layout: LayoutId, split: NodeId, ratios: Vec<f64>) -> AppResult<()> {
+    update(deps, |l| {
+        Ok(layout_mut(l, layout)?.tree.resize(split, ratios)?)
+    })
+}
+
+/// AssignAgentToCell: puts an agent (or none) in a cell. The agent must exist.
+///
+/// # Errors
+/// `AGENT_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
+pub fn assign_agent(
+    deps: &Deps,
+    layout: LayoutId,
+    node: NodeId,
+    agent: Option<AgentId>,
+) -> AppResult<()> {
+    if let Some(id) = agent
+        && deps.store.load_manifest()?.get(id).is_none()
+    {
+        return Err(AppError::AgentNotFound(id.to_string()));
+    }
+    update(deps, |l| {
+        Ok(layout_mut(l, layout)?.tree.assign_agent(node, agent)?)
+    })?;
+    deps.publish(DomainEvent::CellAgentAssigned {
+        layout_id: layout,
+        node_id: node,
+        agent_id: agent,
+    });
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! IdeA's use cases. Each takes a [`Deps`] (the ports of one open project) and returns an
+//! [`AppResult`]; errors carry a stable code ([`AppError::code`]) for the UI and the CLI.
+
+pub mod agents;
+pub mod deps;
+pub mod error;
+pub mod layouts;
+pub mod project;
+
+pub use deps::Deps;
+pub use error::{AppError, AppResult, WireError};

@@ -1,0 +1,49 @@
+//! Project use cases: make a folder an IdeA project, open one.
+
+use crate::error::AppResult;
+use idea_domain::ports::{IdGenerator, ProjectStore, StoreError};
+use idea_domain::project::{PROJECT_VERSION, ProjectPath};
+use idea_domain::{Project, ProjectId};
+
+/// What `init` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Initialised {
+    pub project: Project,
+    /// False when the folder already was a project (init is idempotent).
+    pub created: bool,
+}
+
+/// InitProject: creates `.ideai/project.json` unless present and git-ignores `.ideai/run/`.
+/// Runs before a project's `Deps` exist, so it takes the two ports it needs.
+///
+/// # Errors
+/// A corrupt existing `project.json` (left untouched), I/O errors.
+pub fn init(
+    store: &dyn ProjectStore,
+    ids: &dyn IdGenerator,
+    root: &ProjectPath,
+) -> AppResult<Initialised> {
+    let (project, created) = match store.load_project() {
+        Ok(project) => (project, false),
+        Err(StoreError::NotAProject(_)) => {
+            let project = Project {
+                version: PROJECT_VERSION,
+                id: ProjectId(ids.new_uuid()),
+                name: root.folder_name(),
+            };
+            store.save_project(&project)?;
+            (project, true)
+        }
+        Err(other) => return Err(other.into()),
+    };
+    store.ensure_run_dir_ignored()?;
+    Ok(Initialised { project, created })
+}
+
+/// OpenProject: checks that the folder is a readable project.
+///
+/// # Errors
+/// `NOT_A_PROJECT`, `CORRUPT_FILE`, `NEWER_SCHEMA`, I/O errors.
+pub fn open(store: &dyn ProjectStore) -> AppResult<Project> {
+    Ok(store.load_project()?)
+}

@@ -1,0 +1,126 @@
+use crate::support::world;
+use idea_application::agents::{self, NewAgent};
+use idea_application::layouts;
+use idea_domain::layout::Direction;
+use idea_domain::{DomainEvent, LayoutId, NodeId, ProfileId};
+use uuid::Uuid;
+
+#[test]
+fn get_creates_one_saved_layout_with_stable_ids() {
+    let w = world();
+    let first = layouts::get(&w.deps).unwrap();
+    assert_eq!(first.layouts.len(), 1);
+    assert_eq!(first.layouts[0].name, layouts::DEFAULT_LAYOUT_NAME);
+    assert_eq!(
+        layouts::get(&w.deps).unwrap(),
+        first,
+        "ids must not change between calls"
+    );
+}
+
+#[test]
+fn split_assign_close_round_trip() {
+    let w = world();
+    let l = layouts::get(&w.deps).unwrap();
+    let layout = l.active;
+    let first_cell = l.layouts[0].tree.leaves()[0].id;
+    let second = layouts::split(&w.deps, layout, first_cell, Direction::Horizontal).unwrap();
+    let agent = agents::create_from_scratch(
+        &w.deps,
+        NewAgent {
+            name: "Ada".into(),
+            profile_id: ProfileId::new("shell"),
+        },
+    )
+    .unwrap();
+    w.events.take();
+    layouts::assign_agent(&w.deps, layout, second, Some(agent.agent_id)).unwrap();
+    assert!(w.events.take().contains(&DomainEvent::CellAgentAssigned {
+        layout_id: layout,
+        node_id: second,
+        agent_id: Some(agent.agent_id)
+    }));
+    let saved = layouts::get(&w.deps).unwrap();
+    assert_eq!(
+        saved.layouts[0].tree.agent_leaves(agent.agent_id),
+        vec![second]
+    );
+    layouts::close(&w.deps, layout, first_cell).unwrap();
+    assert_eq!(
+        layouts::get(&w.deps).unwrap().layouts[0]
+            .tree
+            .leaves()
+            .len(),
+        1
+    );
+    assert_eq!(
+        layouts::close(&w.deps, layout, second).unwrap_err().code(),
+        "INVALID_LAYOUT_OPERATION"
+    );
+}
+
+#[test]
+fn deleting_an_agent_empties_its_cells() {
+    let w = world();
+    let l = layouts::get(&w.deps).unwrap();
+    let cell = l.layouts[0].tree.leaves()[0].id;
+    let agent = agents::create_from_scratch(
+        &w.deps,
+        NewAgent {
+            name: "Ada".into(),
+            profile_id: ProfileId::new("shell"),
+        },
+    )
+    .unwrap();
+    layouts::assign_agent(&w.deps, l.active, cell, Some(agent.agent_id)).unwrap();
+    agents::delete(&w.deps, agent.agent_id).unwrap();
+    assert_eq!(
+        layouts::get(&w.deps).unwrap().layouts[0].tree.leaves()[0].agent,
+        None
+    );
+}
+
+#[test]
+fn named_layouts_create_rename_switch_delete() {
+    let w = world();
+    let main = layouts::get(&w.deps).unwrap().active;
+    let review = layouts::create(&w.deps, "Review").unwrap();
+    assert_eq!(layouts::get(&w.deps).unwrap().active, review.id);
+    layouts::rename(&w.deps, review.id, "Code review").unwrap();
+    layouts::set_active(&w.deps, main).unwrap();
+    layouts::delete(&w.deps, review.id).unwrap();
+    let now = layouts::get(&w.deps).unwrap();
+    assert_eq!(now.layouts.len(), 1);
+    assert_eq!(
+        layouts::delete(&w.deps, main).unwrap_err().code(),
+        "INVALID_LAYOUT_OPERATION"
+    );
+}
+
+#[test]
+fn unknown_ids_are_reported_and_nothing_is_saved() {
+    let w = world();
+    let before = layouts::get(&w.deps).unwrap();
+    let ghost = NodeId(Uuid::from_u128(12345));
+    assert_eq!(
+        layouts::split(&w.deps, before.active, ghost, Direction::Vertical)
+            .unwrap_err()
+            .code(),
+        "NODE_NOT_FOUND"
+    );
+    assert_eq!(
+        layouts::rename(&w.deps, LayoutId(Uuid::from_u128(9)), "x")
+            .unwrap_err()
+            .code(),
+        "LAYOUT_NOT_FOUND"
+    );
+    let cell = before.layouts[0].tree.leaves()[0].id;
+    let ghost_agent = idea_domain::AgentId(Uuid::from_u128(77));
+    assert_eq!(
+        layouts::assign_agent(&w.deps, before.active, cell, Some(ghost_agent))
+            .unwrap_err()
+            .code(),
+        "AGENT_NOT_FOUND"
+    );
+    assert_eq!(layouts::get(&w.deps).unwrap(), before);
+}

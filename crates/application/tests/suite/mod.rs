@@ -1,0 +1,3 @@
+mod agents;
+mod filesystem;
+mod layouts;

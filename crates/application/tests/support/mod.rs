@@ -1,0 +1,187 @@
+//! Hand-written fakes of the ports.
+
+use idea_application::Deps;
+use idea_domain::layout::Layouts;
+use idea_domain::manifest::AgentManifest;
+use idea_domain::ports::{
+    EventPublisher, IdGenerator, ProfileCatalog, ProfileProblem, ProjectStore, StoreError,
+};
+use idea_domain::profile::{AgentProfile, ContextInjection, CwdTemplate};
+use idea_domain::{DomainEvent, ProfileId, Project};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use uuid::Uuid;
+
+/// A project kept in memory; `fail_writes` simulates a full disk.
+#[derive(Default)]
+pub struct MemoryStore {
+    pub project: Mutex<Option<Project>>,
+    pub manifest: Mutex<Option<AgentManifest>>,
+    pub layouts: Mutex<Option<Layouts>>,
+    pub personas: Mutex<HashMap<String, String>>,
+    pub fail_writes: std::sync::atomic::AtomicBool,
+}
+
+impl MemoryStore {
+    fn check_write(&self) -> Result<(), StoreError> {
+        if self.fail_writes.load(Ordering::SeqCst) {
+            let source =
+                std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device");
+            return Err(StoreError::Io {
+                action: "write",
+                path: PathBuf::from("/memory"),
+                source,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl ProjectStore for MemoryStore {
+    fn root(&self) -> PathBuf {
+        PathBuf::from("/memory")
+    }
+    fn load_project(&self) -> Result<Project, StoreError> {
+        self.project
+            .lock()
+            .unwrap()
+            .clone()
+            .ok_or_else(|| StoreError::NotAProject(self.root()))
+    }
+    fn save_project(&self, project: &Project) -> Result<(), StoreError> {
+        self.check_write()?;
+        *self.project.lock().unwrap() = Some(project.clone());
+        Ok(())
+    }
+    fn load_manifest(&self) -> Result<AgentManifest, StoreError> {
+        Ok(self.manifest.lock().unwrap().clone().unwrap_or_default())
+    }
+    fn save_manifest(&self, manifest: &AgentManifest) -> Result<(), StoreError> {
+        self.check_write()?;
+        *self.manifest.lock().unwrap() = Some(manifest.clone());
+        Ok(())
+    }
+    fn read_persona(&self, md_path: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.personas.lock().unwrap().get(md_path).cloned())
+    }
+    fn write_persona(&self, md_path: &str, content: &str) -> Result<(), StoreError> {
+        self.check_write()?;
+        self.personas
+            .lock()
+            .unwrap()
+            .insert(md_path.to_owned(), content.to_owned());
+        Ok(())
+    }
+    fn persona_exists(&self, md_path: &str) -> bool {
+        self.personas.lock().unwrap().contains_key(md_path)
+    }
+    fn load_layouts(&self) -> Result<Option<Layouts>, StoreError> {
+        Ok(self.layouts.lock().unwrap().clone())
+    }
+    fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError> {
+        self.check_write()?;
+        *self.layouts.lock().unwrap() = Some(layouts.clone());
+        Ok(())
+    }
+    fn read_project_context(&self) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+    fn ensure_run_dir_ignored(&self) -> Result<(), StoreError> {
+        self.check_write()
+    }
+}
+
+/// Two plain profiles: `shell` and `fake`.
+pub struct StaticCatalog;
+
+impl ProfileCatalog for StaticCatalog {
+    fn profiles(&self) -> Vec<AgentProfile> {
+        ["shell", "fake"]
+            .into_iter()
+            .map(|id| AgentProfile {
+                id: ProfileId::new(id),
+                name: id.to_owned(),
+                command: "sh".into(),
+                args: vec![],
+                cwd_template: CwdTemplate::AgentRunDir,
+                env: Default::default(),
+                context_injection: ContextInjection::None,
+                session: None,
+                mcp: None,
+                structured: None,
+                via_shell: false,
+                version_args: vec!["--version".into()],
+            })
+            .collect()
+    }
+    fn problems(&self) -> Vec<ProfileProblem> {
+        vec![]
+    }
+}
+
+/// Records every event.
+#[derive(Default)]
+pub struct RecordedEvents(pub Mutex<Vec<DomainEvent>>);
+
+impl EventPublisher for RecordedEvents {
+    fn publish(&self, event: DomainEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+impl RecordedEvents {
+    pub fn take(&self) -> Vec<DomainEvent> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+/// 1, 2, 3… as uuids.
+#[derive(Default)]
+pub struct SequentialIds(AtomicU64);
+
+impl IdGenerator for SequentialIds {
+    fn new_uuid(&self) -> Uuid {
+        Uuid::from_u128(u128::from(self.0.fetch_add(1, Ordering::SeqCst) + 1))
+    }
+}
+
+/// A test world: deps over fakes, with handles on the fakes.
+pub struct World {
+    pub deps: Deps,
+    pub store: Arc<MemoryStore>,
+    pub events: Arc<RecordedEvents>,
+}
+
+pub fn world() -> World {
+    let store = Arc::new(MemoryStore::default());
+    let events = Arc::new(RecordedEvents::default());
+    let deps = Deps::new(
+        store.clone(),
+        Arc::new(StaticCatalog),
+        events.clone(),
+        Arc::new(SequentialIds::default()),
+    );
+    World {
+        deps,
+        store,
+        events,
+    }
+}
+
+/// Deps over the real file-system store of a fresh project in a temp dir.
+pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = idea_domain::ProjectPath::new(dir.path().to_path_buf()).unwrap();
+    let store = Arc::new(idea_infrastructure::store::FsProjectStore::new(dir.path()));
+    idea_application::project::init(store.as_ref(), &SequentialIds::default(), &root).unwrap();
+    let events = Arc::new(RecordedEvents::default());
+    let deps = Deps::new(
+        store,
+        Arc::new(StaticCatalog),
+        events.clone(),
+        Arc::new(SequentialIds::default()),
+    );
+    (dir, deps, events)
+}

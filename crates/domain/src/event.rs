@@ -1,0 +1,30 @@
+//! Events published by use cases; the seam between the backend and every front end.
+
+use crate::ids::{AgentId, LayoutId, NodeId};
+use crate::profile::ProfileId;
+use serde::{Deserialize, Serialize};
+
+/// Something that happened in a project.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum DomainEvent {
+    #[serde(rename_all = "camelCase")]
+    AgentCreated { agent_id: AgentId, name: String },
+    #[serde(rename_all = "camelCase")]
+    AgentContextUpdated { agent_id: AgentId },
+    #[serde(rename_all = "camelCase")]
+    AgentDeleted { agent_id: AgentId },
+    #[serde(rename_all = "camelCase")]
+    AgentProfileChanged {
+        agent_id: AgentId,
+        profile_id: ProfileId,
+    },
+    #[serde(rename_all = "camelCase")]
+    LayoutsChanged { active: LayoutId },
+    #[serde(rename_all = "camelCase")]
+    CellAgentAssigned {
+        layout_id: LayoutId,
+        node_id: NodeId,
+        agent_id: Option<AgentId>,
+    },
+}

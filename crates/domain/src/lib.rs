@@ -1,0 +1,22 @@
+//! IdeA's domain: entities, value objects, pure rules, events and the port traits the
+//! application talks to. No I/O and no async runtime here.
+
+pub mod agent;
+pub mod convention;
+pub mod event;
+pub mod ids;
+pub mod layout;
+pub mod manifest;
+pub mod memory;
+pub mod ports;
+pub mod profile;
+pub mod project;
+pub mod skill;
+pub mod terminal;
+
+pub use agent::{Agent, AgentName, AgentOrigin, InvalidAgentName, slugify};
+pub use event::DomainEvent;
+pub use ids::{AgentId, ConversationId, LayoutId, NodeId, Party, ProjectId, SessionId};
+pub use manifest::{AgentManifest, ManifestError};
+pub use profile::{AgentProfile, ContextInjection, CwdTemplate, ProfileId, SessionStrategy};
+pub use project::{Project, ProjectPath};

@@ -1,0 +1,124 @@
+//! Port traits: the seams where the application meets I/O. Each has a real adapter in
+//! `idea-infrastructure` and an in-memory fake in the application's tests.
+
+use crate::event::DomainEvent;
+use crate::layout::Layouts;
+use crate::manifest::AgentManifest;
+use crate::profile::{AgentProfile, ProfileId};
+use crate::project::Project;
+use std::path::PathBuf;
+use uuid::Uuid;
+
+/// Why a store could not read or write a state file. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The folder has no `.ideai/project.json`.
+    #[error("{0} is not an IdeA project (run `idea init` there first)")]
+    NotAProject(PathBuf),
+    /// The file exists but cannot be understood; it is left untouched.
+    #[error("{path} is corrupt: {reason} (the file was left untouched)")]
+    Corrupt { path: PathBuf, reason: String },
+    /// The file was written by a newer IdeA; it is left untouched.
+    #[error(
+        "{path} has schema version {found}, newer than the {supported} this IdeA understands (the file was left untouched)"
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    /// A file-system operation failed (permissions, full disk…).
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Reads and writes one project's `.ideai/` state. Writes are atomic: a crash or a full disk
+/// leaves the previous file whole.
+pub trait ProjectStore: Send + Sync {
+    /// The project's root folder.
+    fn root(&self) -> PathBuf;
+    /// # Errors
+    /// [`StoreError::NotAProject`] when `project.json` is absent; corrupt/newer files.
+    fn load_project(&self) -> Result<Project, StoreError>;
+    /// # Errors
+    /// On I/O failure.
+    fn save_project(&self, project: &Project) -> Result<(), StoreError>;
+    /// An absent manifest is an empty one.
+    ///
+    /// # Errors
+    /// Corrupt or newer files, I/O failure.
+    fn load_manifest(&self) -> Result<AgentManifest, StoreError>;
+    /// # Errors
+    /// On I/O failure.
+    fn save_manifest(&self, manifest: &AgentManifest) -> Result<(), StoreError>;
+    /// The persona at `md_path` (relative to `.ideai/`); `None` when the file is absent.
+    ///
+    /// # Errors
+    /// An invalid path or an I/O failure.
+    fn read_persona(&self, md_path: &str) -> Result<Option<String>, StoreError>;
+    /// # Errors
+    /// An invalid path or an I/O failure.
+    fn write_persona(&self, md_path: &str, content: &str) -> Result<(), StoreError>;
+    /// Whether a persona file exists (kept from a deleted agent, or hand-written).
+    fn persona_exists(&self, md_path: &str) -> bool;
+    /// `None` when `layouts.json` is absent.
+    ///
+    /// # Errors
+    /// Corrupt or newer files, I/O failure.
+    fn load_layouts(&self) -> Result<Option<Layouts>, StoreError>;
+    /// # Errors
+    /// On I/O failure.
+    fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError>;
+    /// `.ideai/CONTEXT.md`, `None` when absent.
+    ///
+    /// # Errors
+    /// On I/O failure.
+    fn read_project_context(&self) -> Result<Option<String>, StoreError>;
+    /// Makes sure the project's `.gitignore` ignores `.ideai/run/` (appends the line when absent).
+    ///
+    /// # Errors
+    /// On I/O failure.
+    fn ensure_run_dir_ignored(&self) -> Result<(), StoreError>;
+}
+
+/// A user profile entry that could not be loaded (reported, then skipped).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileProblem {
+    /// The file the entry came from.
+    pub source: PathBuf,
+    /// What is wrong, naming the entry.
+    pub message: String,
+}
+
+/// The merged catalogue of runtime profiles: built-ins overridden or extended by the user's.
+pub trait ProfileCatalog: Send + Sync {
+    /// Every profile, built-ins first in catalogue order, then user additions.
+    fn profiles(&self) -> Vec<AgentProfile>;
+    /// Entries that were skipped, with why.
+    fn problems(&self) -> Vec<ProfileProblem>;
+    /// One profile by id.
+    fn get(&self, id: &ProfileId) -> Option<AgentProfile> {
+        self.profiles().into_iter().find(|p| &p.id == id)
+    }
+}
+
+/// Receives every domain event (the UI's event stream, logs, tests).
+pub trait EventPublisher: Send + Sync {
+    fn publish(&self, event: DomainEvent);
+}
+
+/// Mints fresh uuids; deterministic in tests.
+pub trait IdGenerator: Send + Sync {
+    fn new_uuid(&self) -> Uuid;
+}
+
+/// Wall-clock time in milliseconds since the Unix epoch; fixed in tests.
+pub trait Clock: Send + Sync {
+    fn now_ms(&self) -> u64;
+}

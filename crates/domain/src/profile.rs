@@ -1,0 +1,142 @@
+//! Runtime profiles (spec §3): how to run one agent CLI.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A profile's id (`claude-code`, `codex`, …). User profiles with the same id replace built-ins.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ProfileId(pub String);
+
+impl ProfileId {
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ProfileId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The working directory an agent's PTY starts in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CwdTemplate {
+    /// `.ideai/run/<agentId>/`: isolated, so each agent finds its own convention file.
+    #[default]
+    #[serde(rename = "{agentRunDir}")]
+    AgentRunDir,
+    /// The project root (legacy; two agents then share one convention file).
+    #[serde(rename = "{projectRoot}")]
+    ProjectRoot,
+}
+
+/// How the composed context (project, persona, skills, memory…) reaches the CLI.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ContextInjection {
+    /// Written to `<cwd>/<target>` (e.g. `CLAUDE.md`), which the CLI reads by convention.
+    ConventionFile { target: String },
+    /// Passed as arguments; `{path}` in `template` is replaced by the context file's path.
+    Args { template: Vec<String> },
+    /// The context file's path is put in the environment variable `var`.
+    Env { var: String },
+    /// Typed into the PTY once the session is live.
+    Stdin,
+    /// The CLI gets no context (a plain shell).
+    None,
+}
+
+/// How a CLI's conversation is started with a known id and reopened later. `{id}` in the
+/// argument templates is replaced by the conversation's engine session id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStrategy {
+    /// Starts a new conversation with an id IdeA mints (e.g. `["--session-id", "{id}"]`);
+    /// absent when the CLI cannot take an id of ours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assign_args: Option<Vec<String>>,
+    /// Reopens an existing conversation (e.g. `["--resume", "{id}"]`).
+    pub resume_args: Vec<String>,
+}
+
+/// How to hand a CLI IdeA's MCP server (filled in by the orchestration issue).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum McpStyle {
+    /// A JSON file `{"mcpServers":{…}}` in the run dir, passed with `flag` (Claude `--mcp-config`).
+    ConfigFileFlag { flag: String },
+    /// `-c mcp_servers.idea.*=…` config overrides (Codex).
+    ConfigOverrides,
+    /// A settings file at `path` (relative to the cwd) holding `mcpServers` (Gemini).
+    SettingsFile { path: String },
+}
+
+/// A CLI's JSON mode, used to run one turn non-interactively (orchestration, structured cells).
+/// `{prompt}` and `{id}` are replaced in the templates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StructuredMode {
+    /// Provider key under which engine session ids are stored (`claude`, `codex`).
+    pub provider: String,
+    /// Arguments of a first turn.
+    pub args: Vec<String>,
+    /// Arguments of a turn that continues conversation `{id}`.
+    pub resume_args: Vec<String>,
+    /// Stdin must be `/dev/null` (Codex waits for EOF on a piped stdin).
+    #[serde(default)]
+    pub stdin_null: bool,
+}
+
+/// How to run one agent CLI.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentProfile {
+    pub id: ProfileId,
+    pub name: String,
+    /// The program; `{loginShell}` stands for the user's `$SHELL`.
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub cwd_template: CwdTemplate,
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    pub context_injection: ContextInjection,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionStrategy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpStyle>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<StructuredMode>,
+    /// Run `command` through `sh -c`; off unless the profile says so (no shell interpolation of
+    /// agent commands by default).
+    #[serde(default)]
+    pub via_shell: bool,
+    /// Arguments that print the CLI's version (`idea doctor`).
+    #[serde(default = "default_version_args")]
+    pub version_args: Vec<String>,
+}
+
+fn default_version_args() -> Vec<String> {
+    vec!["--version".to_owned()]
+}
+
+impl AgentProfile {
+    /// Whether IdeA can mint the conversation id itself (Assign plan).
+    pub fn can_assign_session(&self) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| s.assign_args.is_some())
+    }
+
+    /// Whether a cell's conversation can be reopened after a restart.
+    pub fn can_resume_session(&self) -> bool {
+        self.session.is_some()
+    }
+}

@@ -1,0 +1,127 @@
+//! Terminals: what to spawn in a PTY, and the port through which the application drives one.
+
+use crate::ids::SessionId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Rows and columns of a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalSize {
+    pub rows: u16,
+    pub cols: u16,
+}
+
+impl Default for TerminalSize {
+    fn default() -> Self {
+        Self { rows: 24, cols: 80 }
+    }
+}
+
+/// The OS sandbox to apply to a child (filled in by the sandbox issue; `None` = native).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxPlan {
+    pub read_paths: Vec<PathBuf>,
+    pub write_paths: Vec<PathBuf>,
+}
+
+/// Everything needed to start one process in a PTY. Built by a pure function from the profile
+/// and the agent; the adapter adds nothing but terminal variables (`TERM`, `COLORTERM`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnSpec {
+    /// The program, resolved on `PATH` by the adapter when it has no `/`.
+    pub command: String,
+    pub args: Vec<String>,
+    /// Variables set on top of the inherited environment.
+    pub env: BTreeMap<String, String>,
+    /// Inherited variables removed (e.g. `TMUX`, so an agent does not think it runs in tmux).
+    pub env_remove: Vec<String>,
+    pub cwd: PathBuf,
+    pub size: TerminalSize,
+    /// Bytes typed into the PTY once it is live (stdin context injection).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdin_injection: Option<String>,
+    /// Where the sandbox plan goes (sandbox issue); `None` runs natively.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxPlan>,
+}
+
+/// How a terminal's process ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExitInfo {
+    /// The exit code (a process killed by a signal reports a non-zero code).
+    pub code: u32,
+    /// The signal's name when it was killed by one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+}
+
+/// Why a terminal operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PtyError {
+    #[error("command not found: {0}")]
+    CommandNotFound(String),
+    #[error("cannot start {command}: {reason}")]
+    SpawnFailed { command: String, reason: String },
+    #[error("the terminal's process has exited")]
+    Closed,
+    #[error("terminal I/O failed: {0}")]
+    Io(String),
+}
+
+/// Receives a terminal's output, in order, in batches.
+pub type OutputSink = Box<dyn Fn(&[u8]) + Send + Sync>;
+
+/// Called once when the process exits.
+pub type ExitHandler = Box<dyn FnOnce(ExitInfo) + Send>;
+
+/// A client attached to a terminal: its id (for `ack`/`detach`) and the recent output to
+/// replay before the live output that its sink will receive (no gap, no duplicate).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    pub id: u64,
+    pub replay: Vec<u8>,
+}
+
+/// Starts processes in PTYs.
+pub trait TerminalHost: Send + Sync {
+    /// Spawns `spec` as session `id`; `on_exit` runs once when the process ends.
+    ///
+    /// # Errors
+    /// [`PtyError::CommandNotFound`], [`PtyError::SpawnFailed`].
+    fn spawn(
+        &self,
+        id: SessionId,
+        spec: &SpawnSpec,
+        on_exit: ExitHandler,
+    ) -> Result<Arc<dyn TerminalSession>, PtyError>;
+}
+
+/// One live PTY. Output is kept in a bounded scrollback and fanned out to attached sinks;
+/// reading pauses while any attached client has too many unacknowledged bytes (flow control).
+pub trait TerminalSession: Send + Sync {
+    fn id(&self) -> SessionId;
+    fn pid(&self) -> Option<u32>;
+    /// Queues bytes for the PTY; writes are applied strictly in call order.
+    ///
+    /// # Errors
+    /// [`PtyError::Closed`] once the process has exited.
+    fn write(&self, bytes: &[u8]) -> Result<(), PtyError>;
+    /// # Errors
+    /// [`PtyError::Closed`], [`PtyError::Io`].
+    fn resize(&self, size: TerminalSize) -> Result<(), PtyError>;
+    /// Attaches a client; see [`Attachment`].
+    fn attach(&self, sink: OutputSink) -> Attachment;
+    fn detach(&self, attachment: u64);
+    /// The client has processed `bytes` more bytes of output.
+    fn ack(&self, attachment: u64, bytes: usize);
+    /// Kills the process (its exit handler still runs).
+    fn kill(&self);
+    /// `Some` once the process has exited.
+    fn exit_status(&self) -> Option<ExitInfo>;
+}

@@ -1,0 +1,12 @@
+//! IdeA's adapters: each implements a port of `idea-domain` against the real world.
+//!
+//! - [`store`]: the `.ideai/` JSON/Markdown store, atomic writes.
+//! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
+//! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
+//! - [`system`]: wall clock, random ids, an in-process event bus.
+
+pub mod atomic;
+pub mod probe;
+pub mod profiles;
+pub mod store;
+pub mod system;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every check and test of IdeA: set-up, formatting, lints (no warnings), the frontend
+# type-check and build, the headless build without WebKit, and all Rust tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "frontend type-check"
+(cd frontend && npm run --silent typecheck)
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (desktop build, all targets, warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "headless build (no WebKit): cargo build -p idea-app --no-default-features"
+cargo build -p idea-app --no-default-features --locked
+if cargo tree -p idea-app --no-default-features -e normal | grep -qE '^.*(webkit2gtk|tauri) '; then
+  echo "the headless build pulls WebKit/Tauri" >&2; exit 1
+fi
+if cargo tree -p idea-domain -e normal | grep -q tokio; then
+  echo "idea-domain depends on tokio" >&2; exit 1
+fi
+
+step "Rust tests"
+cargo test --workspace --locked
