@@ -3,9 +3,11 @@
 //! encode the answer.
 
 use idea_application::agents::{self, NewAgent, templates};
+use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppError, Deps, WireError, layouts};
 use idea_domain::layout::Direction;
-use idea_domain::{AgentId, LayoutId, NodeId, ProfileId};
+use idea_domain::terminal::TerminalSize;
+use idea_domain::{AgentId, LayoutId, NodeId, ProfileId, SessionId};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -89,6 +91,43 @@ pub enum Request {
         node_id: NodeId,
         agent_id: Option<AgentId>,
     },
+    #[serde(rename_all = "camelCase")]
+    LaunchAgent {
+        layout_id: LayoutId,
+        node_id: NodeId,
+        agent_id: AgentId,
+        rows: u16,
+        cols: u16,
+    },
+    #[serde(rename_all = "camelCase")]
+    OpenShell {
+        layout_id: LayoutId,
+        node_id: NodeId,
+        rows: u16,
+        cols: u16,
+    },
+    #[serde(rename_all = "camelCase")]
+    StopSession {
+        session_id: SessionId,
+    },
+    #[serde(rename_all = "camelCase")]
+    RestartSession {
+        session_id: SessionId,
+        rows: u16,
+        cols: u16,
+    },
+    ListSessions,
+    #[serde(rename_all = "camelCase")]
+    WriteTerminal {
+        session_id: SessionId,
+        data: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ResizeTerminal {
+        session_id: SessionId,
+        rows: u16,
+        cols: u16,
+    },
 }
 
 /// Decodes a raw `{method, params}` value; a malformed one is a `BAD_REQUEST`.
@@ -99,6 +138,7 @@ pub fn decode(raw: Value) -> Result<Request, WireError> {
     serde_json::from_value(raw).map_err(|e| WireError {
         code: "BAD_REQUEST",
         message: format!("malformed request: {e}"),
+        data: None,
     })
 }
 
@@ -169,5 +209,57 @@ fn run(deps: &Deps, request: Request) -> Result<Value, AppError> {
             node_id,
             agent_id,
         } => to_value(layouts::assign_agent(deps, layout_id, node_id, agent_id)?),
+        R::LaunchAgent {
+            layout_id,
+            node_id,
+            agent_id,
+            rows,
+            cols,
+        } => {
+            let size = TerminalSize { rows, cols };
+            to_value(sessions::launch_agent(
+                deps,
+                LaunchAgent {
+                    agent_id,
+                    layout_id,
+                    node_id,
+                    size,
+                },
+            )?)
+        }
+        R::OpenShell {
+            layout_id,
+            node_id,
+            rows,
+            cols,
+        } => to_value(sessions::open_shell(
+            deps,
+            layout_id,
+            node_id,
+            TerminalSize { rows, cols },
+        )?),
+        R::StopSession { session_id } => to_value(sessions::stop(deps, session_id)?),
+        R::RestartSession {
+            session_id,
+            rows,
+            cols,
+        } => to_value(sessions::restart(
+            deps,
+            session_id,
+            TerminalSize { rows, cols },
+        )?),
+        R::ListSessions => to_value(sessions::list(deps)),
+        R::WriteTerminal { session_id, data } => {
+            to_value(sessions::write(deps, session_id, data.as_bytes())?)
+        }
+        R::ResizeTerminal {
+            session_id,
+            rows,
+            cols,
+        } => to_value(sessions::resize(
+            deps,
+            session_id,
+            TerminalSize { rows, cols },
+        )?),
     }
 }

@@ -1,10 +1,11 @@
 //! The composition root: builds every adapter once and hands them to the use cases.
 
 use idea_application::project;
-use idea_application::{AppError, AppResult, Deps};
+use idea_application::{AppError, AppResult, Deps, Ports};
 use idea_domain::ProjectPath;
 use idea_domain::ports::ProfileCatalog;
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
+use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::{EventBus, RandomIds};
 use std::path::{Path, PathBuf};
@@ -17,6 +18,14 @@ pub fn user_dir() -> PathBuf {
     }
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
     home.join(".ideai")
+}
+
+/// The user's login shell: `$SHELL`, else `/bin/sh`.
+pub fn login_shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "/bin/sh".to_owned())
 }
 
 /// The merged profile catalogue (built-ins + `~/.ideai/profiles.json`).
@@ -63,6 +72,13 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
     project::open(store.as_ref())?;
     let events = Arc::new(EventBus::default());
     let profiles: Arc<dyn ProfileCatalog> = Arc::new(profile_catalog());
-    let deps = Deps::new(store, profiles, events.clone(), Arc::new(RandomIds));
+    let deps = Deps::new(Ports {
+        store,
+        profiles,
+        events: events.clone(),
+        ids: Arc::new(RandomIds),
+        terminals: Arc::new(PortablePtyHost::default()),
+        login_shell: login_shell(),
+    });
     Ok(OpenProject { path, deps, events })
 }

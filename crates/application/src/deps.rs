@@ -1,15 +1,32 @@
 //! The collaborators every use case of one open project needs.
 
+use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
 use idea_domain::ports::{EventPublisher, IdGenerator, ProfileCatalog, ProjectStore};
+use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// One open project's ports, built once by the composition root.
+/// The ports of one open project, built once by the composition root.
+#[allow(missing_debug_implementations, reason = "trait objects without Debug")]
+pub struct Ports {
+    pub store: Arc<dyn ProjectStore>,
+    pub profiles: Arc<dyn ProfileCatalog>,
+    pub events: Arc<dyn EventPublisher>,
+    pub ids: Arc<dyn IdGenerator>,
+    pub terminals: Arc<dyn TerminalHost>,
+    /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
+    pub login_shell: String,
+}
+
+/// Ports plus the project's in-memory state (live sessions, the state lock).
 pub struct Deps {
     pub store: Arc<dyn ProjectStore>,
     pub profiles: Arc<dyn ProfileCatalog>,
     pub events: Arc<dyn EventPublisher>,
     pub ids: Arc<dyn IdGenerator>,
+    pub terminals: Arc<dyn TerminalHost>,
+    pub login_shell: String,
+    pub sessions: SessionRegistry,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
     /// cannot lose each other's change.
     write_lock: Mutex<()>,
@@ -24,17 +41,23 @@ impl std::fmt::Debug for Deps {
 }
 
 impl Deps {
-    pub fn new(
-        store: Arc<dyn ProjectStore>,
-        profiles: Arc<dyn ProfileCatalog>,
-        events: Arc<dyn EventPublisher>,
-        ids: Arc<dyn IdGenerator>,
-    ) -> Self {
+    pub fn new(ports: Ports) -> Self {
+        let Ports {
+            store,
+            profiles,
+            events,
+            ids,
+            terminals,
+            login_shell,
+        } = ports;
         Self {
             store,
             profiles,
             events,
             ids,
+            terminals,
+            login_shell,
+            sessions: SessionRegistry::default(),
             write_lock: Mutex::new(()),
         }
     }

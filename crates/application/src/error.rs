@@ -1,8 +1,8 @@
 //! The one error type of the use cases, with a stable code per variant for the UI and the CLI.
 
-use idea_domain::InvalidAgentName;
 use idea_domain::layout::LayoutError;
 use idea_domain::ports::StoreError;
+use idea_domain::{InvalidAgentName, LayoutId, NodeId};
 use serde::Serialize;
 
 /// What went wrong in a use case.
@@ -22,6 +22,22 @@ pub enum AppError {
     TemplateNotFound(String, String),
     #[error(transparent)]
     Layout(#[from] LayoutError),
+    #[error("{agent} is already running in another cell")]
+    AgentAlreadyRunning {
+        agent: String,
+        layout_id: LayoutId,
+        node_id: NodeId,
+    },
+    #[error("{0} is running: stop it first")]
+    AgentRunning(String),
+    #[error("cell {0} already has a running terminal: stop it first")]
+    CellBusy(String),
+    #[error("no terminal session {0}")]
+    SessionNotFound(String),
+    #[error("terminal session {0} has exited")]
+    SessionExited(String),
+    #[error("{0}")]
+    SpawnFailed(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -42,6 +58,12 @@ impl AppError {
             Self::Layout(LayoutError::NodeNotFound(_)) => "NODE_NOT_FOUND",
             Self::Layout(LayoutError::LayoutNotFound(_)) => "LAYOUT_NOT_FOUND",
             Self::Layout(_) => "INVALID_LAYOUT_OPERATION",
+            Self::AgentAlreadyRunning { .. } => "AGENT_ALREADY_RUNNING",
+            Self::AgentRunning(_) => "AGENT_RUNNING",
+            Self::CellBusy(_) => "CELL_BUSY",
+            Self::SessionNotFound(_) => "SESSION_NOT_FOUND",
+            Self::SessionExited(_) => "SESSION_EXITED",
+            Self::SpawnFailed(_) => "SPAWN_FAILED",
             Self::Internal(_) => "INTERNAL",
         }
     }
@@ -54,9 +76,16 @@ impl AppError {
 
     /// The wire shape of this error.
     pub fn to_wire(&self) -> WireError {
+        let data = match self {
+            Self::AgentAlreadyRunning {
+                layout_id, node_id, ..
+            } => Some(serde_json::json!({ "layoutId": layout_id, "nodeId": node_id })),
+            _ => None,
+        };
         WireError {
             code: self.code(),
             message: self.to_string(),
+            data,
         }
     }
 }
@@ -66,6 +95,9 @@ impl AppError {
 pub struct WireError {
     pub code: &'static str,
     pub message: String,
+    /// Details the UI can act on (e.g. the cell where an agent already runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
 }
 
 pub type AppResult<T> = Result<T, AppError>;

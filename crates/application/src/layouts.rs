@@ -117,10 +117,21 @@ pub fn split(
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
 pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
-    update(deps, |l| {
+    let closed = update(deps, |l| {
         layout_mut(l, layout)?.tree.close(node)?;
         Ok(())
-    })
+    });
+    // A closed cell's terminal goes with it.
+    if closed.is_ok()
+        && let Some(session) = deps
+            .sessions
+            .list()
+            .into_iter()
+            .find(|s| s.layout_id == layout && s.node_id == node)
+    {
+        let _ = crate::sessions::stop(deps, session.session_id);
+    }
+    closed
 }
 
 /// MoveCell: detaches `node` and puts it next to `target`.

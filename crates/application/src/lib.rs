@@ -6,6 +6,7 @@ pub mod deps;
 pub mod error;
 pub mod layouts;
 pub mod project;
+pub mod sessions;
 
-pub use deps::Deps;
+pub use deps::{Deps, Ports};
 pub use error::{AppError, AppResult, WireError};

@@ -1,7 +1,8 @@
 //! Events published by use cases; the seam between the backend and every front end.
 
-use crate::ids::{AgentId, LayoutId, NodeId};
+use crate::ids::{AgentId, LayoutId, NodeId, SessionId};
 use crate::profile::ProfileId;
+use crate::terminal::{ExitInfo, SessionInfo};
 use serde::{Deserialize, Serialize};
 
 /// Something that happened in a project.
@@ -26,5 +27,17 @@ pub enum DomainEvent {
         layout_id: LayoutId,
         node_id: NodeId,
         agent_id: Option<AgentId>,
+    },
+    /// A terminal session started in a cell (an agent launch or a plain shell).
+    #[serde(rename_all = "camelCase")]
+    SessionStarted { session: SessionInfo },
+    /// A session's process ended (exited, crashed or was stopped).
+    #[serde(rename_all = "camelCase")]
+    SessionExited {
+        session_id: SessionId,
+        agent_id: Option<AgentId>,
+        layout_id: LayoutId,
+        node_id: NodeId,
+        exit: ExitInfo,
     },
 }

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod convention;
 pub mod event;
 pub mod ids;
+pub mod invocation;
 pub mod layout;
 pub mod manifest;
 pub mod memory;

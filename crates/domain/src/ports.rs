@@ -2,6 +2,7 @@
 //! `idea-infrastructure` and an in-memory fake in the application's tests.
 
 use crate::event::DomainEvent;
+use crate::ids::AgentId;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
 use crate::profile::{AgentProfile, ProfileId};
@@ -84,6 +85,17 @@ pub trait ProjectStore: Send + Sync {
     /// # Errors
     /// On I/O failure.
     fn ensure_run_dir_ignored(&self) -> Result<(), StoreError>;
+    /// Creates (if needed) and returns the agent's isolated run dir `.ideai/run/<agentId>/`.
+    ///
+    /// # Errors
+    /// On I/O failure.
+    fn prepare_run_dir(&self, agent: AgentId) -> Result<PathBuf, StoreError>;
+    /// Writes a generated file (convention file, per-CLI config) atomically. `path` must lie
+    /// inside the project root.
+    ///
+    /// # Errors
+    /// A path outside the project, or an I/O failure.
+    fn write_generated(&self, path: &std::path::Path, content: &str) -> Result<(), StoreError>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

@@ -125,3 +125,27 @@ pub trait TerminalSession: Send + Sync {
     /// `Some` once the process has exited.
     fn exit_status(&self) -> Option<ExitInfo>;
 }
+
+/// Whether a session's process is still alive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SessionStatus {
+    Running,
+    Exited,
+}
+
+/// What a front end knows about one terminal session of a cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    pub session_id: SessionId,
+    /// `None` for a plain shell cell.
+    pub agent_id: Option<crate::ids::AgentId>,
+    pub layout_id: crate::ids::LayoutId,
+    pub node_id: crate::ids::NodeId,
+    pub pid: Option<u32>,
+    pub status: SessionStatus,
+    pub exit: Option<ExitInfo>,
+    pub conversation_id: Option<crate::ids::ConversationId>,
+    pub engine_session_id: Option<String>,
+}

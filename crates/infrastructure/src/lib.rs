@@ -2,11 +2,13 @@
 //!
 //! - [`store`]: the `.ideai/` JSON/Markdown store, atomic writes.
 //! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
+//! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
 //! - [`system`]: wall clock, random ids, an in-process event bus.
 
 pub mod atomic;
 pub mod probe;
 pub mod profiles;
+pub mod pty;
 pub mod store;
 pub mod system;

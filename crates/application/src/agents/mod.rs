@@ -127,11 +127,14 @@ pub fn update_context(deps: &Deps, id: AgentId, content: &str) -> AppResult<()> 
 }
 
 /// DeleteAgent: removes it from the manifest and from every cell; its `.md` is kept so a
-/// persona is never lost by a click.
+/// persona is never lost by a click. A running agent must be stopped first.
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND`, store errors.
 pub fn delete(deps: &Deps, id: AgentId) -> AppResult<Agent> {
+    if deps.sessions.live_of_agent(id).is_some() {
+        return Err(AppError::AgentRunning(id.to_string()));
+    }
     let _guard = deps.lock_state();
     let mut manifest = deps.store.load_manifest()?;
     let removed = manifest

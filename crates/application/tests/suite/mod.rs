@@ -1,3 +1,4 @@
 mod agents;
 mod filesystem;
 mod layouts;
+mod sessions;

@@ -1,6 +1,8 @@
 //! Hand-written fakes of the ports.
 
-use idea_application::Deps;
+pub mod terminal;
+
+use idea_application::{Deps, Ports};
 use idea_domain::layout::Layouts;
 use idea_domain::manifest::AgentManifest;
 use idea_domain::ports::{
@@ -12,6 +14,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use terminal::FakeTerminals;
 use uuid::Uuid;
 
 /// A project kept in memory; `fail_writes` simulates a full disk.
@@ -22,6 +25,7 @@ pub struct MemoryStore {
     pub layouts: Mutex<Option<Layouts>>,
     pub personas: Mutex<HashMap<String, String>>,
     pub fail_writes: std::sync::atomic::AtomicBool,
+    pub generated: Mutex<HashMap<PathBuf, String>>,
 }
 
 impl MemoryStore {
@@ -91,6 +95,17 @@ impl ProjectStore for MemoryStore {
     fn ensure_run_dir_ignored(&self) -> Result<(), StoreError> {
         self.check_write()
     }
+    fn prepare_run_dir(&self, agent: idea_domain::AgentId) -> Result<PathBuf, StoreError> {
+        Ok(self.root().join(".ideai/run").join(agent.to_string()))
+    }
+    fn write_generated(&self, path: &std::path::Path, content: &str) -> Result<(), StoreError> {
+        self.check_write()?;
+        self.generated
+            .lock()
+            .unwrap()
+            .insert(path.to_path_buf(), content.to_owned());
+        Ok(())
+    }
 }
 
 /// Two plain profiles: `shell` and `fake`.
@@ -107,8 +122,17 @@ impl ProfileCatalog for StaticCatalog {
                 args: vec![],
                 cwd_template: CwdTemplate::AgentRunDir,
                 env: Default::default(),
-                context_injection: ContextInjection::None,
-                session: None,
+                context_injection: if id == "fake" {
+                    ContextInjection::ConventionFile {
+                        target: "AGENTS.md".into(),
+                    }
+                } else {
+                    ContextInjection::None
+                },
+                session: (id == "fake").then(|| idea_domain::SessionStrategy {
+                    assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
+                    resume_args: vec!["--resume".into(), "{id}".into()],
+                }),
                 mcp: None,
                 structured: None,
                 via_shell: false,
@@ -150,21 +174,34 @@ impl IdGenerator for SequentialIds {
 /// A test world: deps over fakes, with handles on the fakes.
 pub struct World {
     pub deps: Deps,
+    pub terminals: Arc<FakeTerminals>,
     pub store: Arc<MemoryStore>,
     pub events: Arc<RecordedEvents>,
+}
+
+fn deps_over(
+    store: Arc<dyn ProjectStore>,
+    events: Arc<RecordedEvents>,
+    terminals: Arc<FakeTerminals>,
+) -> Deps {
+    Deps::new(Ports {
+        store,
+        profiles: Arc::new(StaticCatalog),
+        events,
+        ids: Arc::new(SequentialIds::default()),
+        terminals,
+        login_shell: "/bin/sh".into(),
+    })
 }
 
 pub fn world() -> World {
     let store = Arc::new(MemoryStore::default());
     let events = Arc::new(RecordedEvents::default());
-    let deps = Deps::new(
-        store.clone(),
-        Arc::new(StaticCatalog),
-        events.clone(),
-        Arc::new(SequentialIds::default()),
-    );
+    let terminals = Arc::new(FakeTerminals::default());
+    let deps = deps_over(store.clone(), events.clone(), terminals.clone());
     World {
         deps,
+        terminals,
         store,
         events,
     }
@@ -177,11 +214,6 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
     let store = Arc::new(idea_infrastructure::store::FsProjectStore::new(dir.path()));
     idea_application::project::init(store.as_ref(), &SequentialIds::default(), &root).unwrap();
     let events = Arc::new(RecordedEvents::default());
-    let deps = Deps::new(
-        store,
-        Arc::new(StaticCatalog),
-        events.clone(),
-        Arc::new(SequentialIds::default()),
-    );
+    let deps = deps_over(store, events.clone(), Arc::new(FakeTerminals::default()));
     (dir, deps, events)
 }

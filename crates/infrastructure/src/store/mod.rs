@@ -6,6 +6,7 @@
 mod versioned;
 
 use crate::atomic::write_atomic;
+use idea_domain::AgentId;
 use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, StoreError};
@@ -150,6 +151,28 @@ impl ProjectStore for FsProjectStore {
         next.push_str(LINE);
         next.push('\n');
         write_file(&path, next.as_bytes())
+    }
+
+    fn prepare_run_dir(&self, agent: AgentId) -> Result<PathBuf, StoreError> {
+        let dir = self.ideai().join("run").join(agent.to_string());
+        fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;
+        Ok(dir)
+    }
+
+    fn write_generated(&self, path: &Path, content: &str) -> Result<(), StoreError> {
+        let inside = path.is_absolute()
+            && path.starts_with(&self.root)
+            && !path
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir));
+        if !inside {
+            return Err(StoreError::Io {
+                action: "write",
+                path: path.to_path_buf(),
+                source: io::Error::new(io::ErrorKind::PermissionDenied, "outside the project"),
+            });
+        }
+        write_file(path, content.as_bytes())
     }
 }
 

@@ -1,0 +1,205 @@
+//! Stop, restart, terminal I/O, and the snapshot of running agents.
+
+use super::launch::{LaunchAgent, launch_agent, open_shell};
+use super::registry::Entry;
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use idea_domain::terminal::{Attachment, OutputSink, SessionInfo, SessionStatus, TerminalSize};
+use idea_domain::{DomainEvent, SessionId};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a restart waits for the old process to go.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+
+fn entry(deps: &Deps, id: SessionId) -> AppResult<Entry> {
+    deps.sessions
+        .get(id)
+        .ok_or_else(|| AppError::SessionNotFound(id.to_string()))
+}
+
+fn live(deps: &Deps, id: SessionId) -> AppResult<Entry> {
+    let entry = entry(deps, id)?;
+    if entry.info.status == SessionStatus::Exited {
+        return Err(AppError::SessionExited(id.to_string()));
+    }
+    Ok(entry)
+}
+
+/// ListSessions: every session of the project (live and exited).
+pub fn list(deps: &Deps) -> Vec<SessionInfo> {
+    deps.sessions.list()
+}
+
+/// StopAgent / stop a shell cell: kills the process; `SessionExited` follows.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`.
+pub fn stop(deps: &Deps, id: SessionId) -> AppResult<()> {
+    let entry = entry(deps, id)?;
+    if entry.info.status == SessionStatus::Running {
+        entry.terminal.kill();
+    }
+    Ok(())
+}
+
+/// RestartAgent: stops the session, waits for it to end, and starts the same agent (or shell)
+/// in the same cell, resuming its conversation when the profile can.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`, `INTERNAL` when the old process will not die, launch errors.
+pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<SessionInfo> {
+    let old = entry(deps, id)?;
+    if old.info.status == SessionStatus::Running {
+        old.terminal.kill();
+        let deadline = Instant::now() + STOP_WAIT;
+        while deps
+            .sessions
+            .get(id)
+            .is_some_and(|e| e.info.status == SessionStatus::Running)
+        {
+            if Instant::now() > deadline {
+                return Err(AppError::Internal(format!(
+                    "session {id} did not stop within {}s",
+                    STOP_WAIT.as_secs()
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let (layout_id, node_id) = (old.info.layout_id, old.info.node_id);
+    match old.info.agent_id {
+        Some(agent_id) => launch_agent(
+            deps,
+            LaunchAgent {
+                agent_id,
+                layout_id,
+                node_id,
+                size,
+            },
+        ),
+        None => open_shell(deps, layout_id, node_id, size),
+    }
+}
+
+/// Types bytes into a session; writes are applied in call order.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`, `SESSION_EXITED`.
+pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
+    live(deps, id)?
+        .terminal
+        .write(bytes)
+        .map_err(|_| AppError::SessionExited(id.to_string()))
+}
+
+/// Resizes a session's terminal.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`, `SESSION_EXITED`.
+pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
+    live(deps, id)?
+        .terminal
+        .resize(size)
+        .map_err(|_| AppError::SessionExited(id.to_string()))
+}
+
+/// Attaches a client to a session's output. The sink receives the recent scrollback first,
+/// then live output, in order, with no gap and no duplicate; the returned attachment's
+/// `replay` is therefore empty. Works on exited sessions too, so their last output can still
+/// be read.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`.
+pub fn attach(deps: &Deps, id: SessionId, sink: OutputSink) -> AppResult<Attachment> {
+    let terminal = entry(deps, id)?.terminal;
+    // The adapter may call the sink with live output before we hold the replay: queue those
+    // batches until the replay has gone through the sink.
+    let gate = Arc::new(Mutex::new(Gate {
+        open: false,
+        pending: Vec::new(),
+    }));
+    let sink: Arc<OutputSink> = Arc::new(sink);
+    let (gate_in, sink_in) = (gate.clone(), sink.clone());
+    let attachment = terminal.attach(Box::new(move |bytes: &[u8]| {
+        let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
+        if gate.open {
+            sink_in(bytes);
+        } else {
+            gate.pending.push(bytes.to_vec());
+        }
+    }));
+    let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
+    if !attachment.replay.is_empty() {
+        sink(&attachment.replay);
+    }
+    for batch in gate.pending.drain(..) {
+        sink(&batch);
+    }
+    gate.open = true;
+    Ok(Attachment {
+        id: attachment.id,
+        replay: Vec::new(),
+    })
+}
+
+struct Gate {
+    open: bool,
+    pending: Vec<Vec<u8>>,
+}
+
+/// Detaches a client; unknown ids are ignored (the client may be late).
+pub fn detach(deps: &Deps, id: SessionId, attachment: u64) {
+    if let Some(entry) = deps.sessions.get(id) {
+        entry.terminal.detach(attachment);
+    }
+}
+
+/// Acknowledges output a client has processed (flow control).
+pub fn ack(deps: &Deps, id: SessionId, attachment: u64, bytes: usize) {
+    if let Some(entry) = deps.sessions.get(id) {
+        entry.terminal.ack(attachment, bytes);
+    }
+}
+
+/// SnapshotRunningAgents: records on every cell whether its agent is running now, so the
+/// next start can offer to resume exactly those. Run before killing the PTYs.
+///
+/// # Errors
+/// Store errors.
+pub fn snapshot_running_agents(deps: &Deps) -> AppResult<()> {
+    let _guard = deps.lock_state();
+    let Some(mut layouts) = deps.store.load_layouts()? else {
+        return Ok(());
+    };
+    let running: Vec<_> = deps
+        .sessions
+        .running()
+        .into_iter()
+        .filter(|e| e.info.agent_id.is_some())
+        .map(|e| (e.info.layout_id, e.info.node_id))
+        .collect();
+    let mut changed = false;
+    for layout in &mut layouts.layouts {
+        let layout_id = layout.id;
+        for leaf in layout.tree.leaves_mut() {
+            let was_running = leaf.agent.is_some() && running.contains(&(layout_id, leaf.id));
+            changed |= leaf.agent_was_running != was_running;
+            leaf.agent_was_running = was_running;
+        }
+    }
+    if changed {
+        deps.store.save_layouts(&layouts)?;
+        deps.publish(DomainEvent::LayoutsChanged {
+            active: layouts.active,
+        });
+    }
+    Ok(())
+}
+
+/// Kills every running session (project close, process exit). Snapshot first.
+pub fn stop_all(deps: &Deps) {
+    for entry in deps.sessions.running() {
+        entry.terminal.kill();
+    }
+}

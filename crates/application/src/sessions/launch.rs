@@ -1,0 +1,256 @@
+//! LaunchAgent (spec §4, in its order) and plain shell cells.
+
+use super::registry::Entry;
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use idea_domain::convention::{ConventionInputs, compose_convention_file};
+use idea_domain::invocation::{
+    InvocationInputs, STRIPPED_ENV, SessionPlan, plan_session, prepare_invocation,
+};
+use idea_domain::layout::Layouts;
+use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
+use idea_domain::{AgentId, ConversationId, DomainEvent, LayoutId, NodeId, Party, SessionId};
+use std::collections::BTreeMap;
+
+/// Memory recall budget in the convention file, in tokens.
+const MEMORY_TOKEN_BUDGET: usize = 2_000;
+
+/// Where and how to launch an agent.
+#[derive(Debug, Clone, Copy)]
+pub struct LaunchAgent {
+    pub agent_id: AgentId,
+    pub layout_id: LayoutId,
+    pub node_id: NodeId,
+    pub size: TerminalSize,
+}
+
+/// LaunchAgent: starts `agent` in a cell, or returns its live session there.
+///
+/// # Errors
+/// `AGENT_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (live in another cell), `CELL_BUSY` (another
+/// session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`,
+/// `SPAWN_FAILED`, store errors.
+pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
+    let LaunchAgent {
+        agent_id,
+        layout_id,
+        node_id,
+        size,
+    } = request;
+    let _launching = deps.sessions.lock_launch();
+    // 1. the agent
+    let agent = deps
+        .store
+        .load_manifest()?
+        .get(agent_id)
+        .cloned()
+        .ok_or_else(|| AppError::AgentNotFound(agent_id.to_string()))?;
+    // 2. one live session per agent
+    if let Some(live) = deps.sessions.live_of_agent(agent_id) {
+        if live.info.layout_id == layout_id && live.info.node_id == node_id {
+            return Ok(live.info);
+        }
+        return Err(AppError::AgentAlreadyRunning {
+            agent: agent.name.to_string(),
+            layout_id: live.info.layout_id,
+            node_id: live.info.node_id,
+        });
+    }
+    ensure_cell_free(deps, layout_id, node_id)?;
+    // 3. persona and profile
+    let persona = deps.store.read_persona(&agent.md_path)?.unwrap_or_default();
+    let profile = deps
+        .profiles
+        .get(&agent.profile_id)
+        .ok_or_else(|| AppError::ProfileNotFound(agent.profile_id.to_string()))?;
+    // 4. the isolated run dir (per-CLI seed files arrive with the MCP and permissions work)
+    let run_dir = deps.store.prepare_run_dir(agent_id)?;
+    // 5. the session plan, from the cell
+    let mut layouts = deps
+        .store
+        .load_layouts()?
+        .ok_or(idea_domain::layout::LayoutError::LayoutNotFound(layout_id))?;
+    let leaf = layouts
+        .tree(layout_id)?
+        .leaf(node_id)
+        .cloned()
+        .ok_or(idea_domain::layout::LayoutError::NodeNotFound(node_id))?;
+    let cell_engine_session = if leaf.agent == Some(agent_id) {
+        leaf.engine_session_id.clone()
+    } else {
+        None
+    };
+    let plan = plan_session(&profile, cell_engine_session.as_deref(), || {
+        deps.ids.new_uuid().to_string()
+    });
+    // 6. the invocation
+    let root = deps.store.root();
+    let (spec, context) = prepare_invocation(&InvocationInputs {
+        profile: &profile,
+        project_root: &root,
+        run_dir: &run_dir,
+        plan: &plan,
+        login_shell: &deps.login_shell,
+        size,
+    });
+    // 7. the convention file
+    if let Some(file) = &context.file {
+        let project_context = deps.store.read_project_context()?;
+        let run_dir_note = (spec.cwd != root).then_some(run_dir.as_path());
+        let text = compose_convention_file(&ConventionInputs {
+            agent_name: agent.name.as_str(),
+            project_root: &root,
+            run_dir: run_dir_note,
+            orchestration: None,
+            project_context: project_context.as_deref(),
+            persona: &persona,
+            skills: &[],
+            memory: &[],
+            memory_token_budget: MEMORY_TOKEN_BUDGET,
+            handoff: None,
+        });
+        deps.store.write_generated(file, &text)?;
+    }
+    // The cell now shows this agent and remembers its conversation.
+    let (conversation_id, engine_session_id) = match &plan {
+        SessionPlan::Resume(id) | SessionPlan::Assign(id) => (
+            Some(ConversationId::for_pair(
+                Party::User,
+                Party::Agent(agent_id),
+            )),
+            Some(id.clone()),
+        ),
+        SessionPlan::None => (
+            leaf.conversation_id
+                .filter(|_| leaf.agent == Some(agent_id)),
+            None,
+        ),
+    };
+    {
+        let _guard = deps.lock_state();
+        let mut fresh = deps
+            .store
+            .load_layouts()?
+            .unwrap_or_else(|| layouts.clone());
+        let tree = fresh.tree_mut(layout_id)?;
+        tree.assign_agent(node_id, Some(agent_id))?;
+        tree.set_conversation(node_id, conversation_id, engine_session_id.clone())?;
+        deps.store.save_layouts(&fresh)?;
+        layouts = fresh;
+    }
+    let _ = layouts;
+    // 8–9. spawn, register, publish
+    spawn_and_register(
+        deps,
+        &spec,
+        Some(agent_id),
+        layout_id,
+        node_id,
+        conversation_id,
+        engine_session_id,
+    )
+}
+
+/// OpenShell: a plain terminal (the user's login shell at the project root) in a cell.
+///
+/// # Errors
+/// `CELL_BUSY`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
+pub fn open_shell(
+    deps: &Deps,
+    layout_id: LayoutId,
+    node_id: NodeId,
+    size: TerminalSize,
+) -> AppResult<SessionInfo> {
+    let _launching = deps.sessions.lock_launch();
+    ensure_cell_free(deps, layout_id, node_id)?;
+    let layouts: Layouts = crate::layouts::get(deps)?;
+    if layouts.tree(layout_id)?.leaf(node_id).is_none() {
+        return Err(idea_domain::layout::LayoutError::NodeNotFound(node_id).into());
+    }
+    let spec = SpawnSpec {
+        command: deps.login_shell.clone(),
+        args: vec!["-l".into()],
+        env: BTreeMap::new(),
+        env_remove: STRIPPED_ENV.iter().map(|s| (*s).to_owned()).collect(),
+        cwd: deps.store.root(),
+        size,
+        stdin_injection: None,
+        sandbox: None,
+    };
+    spawn_and_register(deps, &spec, None, layout_id, node_id, None, None)
+}
+
+fn ensure_cell_free(deps: &Deps, layout_id: LayoutId, node_id: NodeId) -> AppResult<()> {
+    match deps.sessions.of_cell(layout_id, node_id) {
+        Some(entry) if entry.info.status == SessionStatus::Running => {
+            Err(AppError::CellBusy(node_id.to_string()))
+        }
+        Some(_) => {
+            deps.sessions.remove_exited_of_cell(layout_id, node_id);
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
+fn spawn_and_register(
+    deps: &Deps,
+    spec: &SpawnSpec,
+    agent_id: Option<AgentId>,
+    layout_id: LayoutId,
+    node_id: NodeId,
+    conversation_id: Option<ConversationId>,
+    engine_session_id: Option<String>,
+) -> AppResult<SessionInfo> {
+    let session_id = SessionId(deps.ids.new_uuid());
+    let registry = deps.sessions.clone();
+    let events = deps.events.clone();
+    let on_exit = Box::new(move |exit: ExitInfo| {
+        if let Some(info) = registry.mark_exited(session_id, exit.clone()) {
+            events.publish(DomainEvent::SessionExited {
+                session_id,
+                agent_id: info.agent_id,
+                layout_id: info.layout_id,
+                node_id: info.node_id,
+                exit,
+            });
+        }
+    });
+    let terminal = deps
+        .terminals
+        .spawn(session_id, spec, on_exit)
+        .map_err(|e| AppError::SpawnFailed(e.to_string()))?;
+    let info = SessionInfo {
+        session_id,
+        agent_id,
+        layout_id,
+        node_id,
+        pid: terminal.pid(),
+        status: SessionStatus::Running,
+        exit: None,
+        conversation_id,
+        engine_session_id,
+    };
+    deps.sessions.insert(Entry {
+        info: info.clone(),
+        terminal: terminal.clone(),
+    });
+    deps.publish(DomainEvent::SessionStarted {
+        session: info.clone(),
+    });
+    // A process that died before it was registered had its exit handler find nothing:
+    // report the exit here (`mark_exited` reports each exit once).
+    if let Some(exit) = terminal.exit_status()
+        && let Some(done) = deps.sessions.mark_exited(session_id, exit.clone())
+    {
+        deps.publish(DomainEvent::SessionExited {
+            session_id,
+            agent_id,
+            layout_id,
+            node_id,
+            exit,
+        });
+        return Ok(done);
+    }
+    Ok(info)
+}

@@ -1,0 +1,12 @@
+//! Terminal sessions: LaunchAgent, plain shell cells, stop/restart, terminal I/O, and the
+//! snapshot of running agents taken when a project closes.
+
+mod control;
+mod launch;
+mod registry;
+
+pub use control::{
+    ack, attach, detach, list, resize, restart, snapshot_running_agents, stop, stop_all, write,
+};
+pub use launch::{LaunchAgent, launch_agent, open_shell};
+pub use registry::SessionRegistry;

@@ -1,0 +1,98 @@
+//! The live-session registry: which terminal runs in which cell, for which agent.
+
+use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, TerminalSession};
+use idea_domain::{AgentId, LayoutId, NodeId, SessionId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// One session: what the UI sees, and the terminal itself.
+#[derive(Clone)]
+pub(crate) struct Entry {
+    pub info: SessionInfo,
+    pub terminal: Arc<dyn TerminalSession>,
+}
+
+/// Every session of the open project, live or exited (an exited one stays until its cell
+/// gets a new session, so the UI can show its exit code).
+#[derive(Default, Clone)]
+pub struct SessionRegistry {
+    entries: Arc<Mutex<HashMap<SessionId, Entry>>>,
+    /// Held across a whole launch so two launches of one agent cannot both spawn.
+    launch: Arc<Mutex<()>>,
+}
+
+impl std::fmt::Debug for SessionRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionRegistry").finish_non_exhaustive()
+    }
+}
+
+impl SessionRegistry {
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Entry>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn lock_launch(&self) -> MutexGuard<'_, ()> {
+        self.launch.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn insert(&self, entry: Entry) {
+        self.lock().insert(entry.info.session_id, entry);
+    }
+
+    pub(crate) fn get(&self, id: SessionId) -> Option<Entry> {
+        self.lock().get(&id).cloned()
+    }
+
+    /// The running session of `agent`, wherever it is.
+    pub(crate) fn live_of_agent(&self, agent: AgentId) -> Option<Entry> {
+        self.lock()
+            .values()
+            .find(|e| e.info.agent_id == Some(agent) && e.info.status == SessionStatus::Running)
+            .cloned()
+    }
+
+    /// The session (live or exited) of a cell.
+    pub(crate) fn of_cell(&self, layout: LayoutId, node: NodeId) -> Option<Entry> {
+        self.lock()
+            .values()
+            .find(|e| e.info.layout_id == layout && e.info.node_id == node)
+            .cloned()
+    }
+
+    /// Forgets a cell's exited session (a new one takes the cell).
+    pub(crate) fn remove_exited_of_cell(&self, layout: LayoutId, node: NodeId) {
+        self.lock().retain(|_, e| {
+            !(e.info.layout_id == layout
+                && e.info.node_id == node
+                && e.info.status == SessionStatus::Exited)
+        });
+    }
+
+    /// Records an exit; returns the session's info the first time only (so each exit is
+    /// published once), `None` for an unknown or already exited session.
+    pub(crate) fn mark_exited(&self, id: SessionId, exit: ExitInfo) -> Option<SessionInfo> {
+        let mut entries = self.lock();
+        let entry = entries
+            .get_mut(&id)
+            .filter(|e| e.info.status == SessionStatus::Running)?;
+        entry.info.status = SessionStatus::Exited;
+        entry.info.exit = Some(exit);
+        Some(entry.info.clone())
+    }
+
+    /// Every session, ordered by cell for stable output.
+    pub fn list(&self) -> Vec<SessionInfo> {
+        let mut all: Vec<SessionInfo> = self.lock().values().map(|e| e.info.clone()).collect();
+        all.sort_by_key(|i| (i.layout_id, i.node_id));
+        all
+    }
+
+    pub(crate) fn running(&self) -> Vec<Entry> {
+        self.lock()
+            .values()
+            .filter(|e| e.info.status == SessionStatus::Running)
+            .cloned()
+            .collect()
+    }
+}

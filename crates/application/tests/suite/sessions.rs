@@ -1,0 +1,220 @@
+//! LaunchAgent and friends against fakes: the order of spec §4, the one-live-session rule,
+//! the session plan stored on the cell, the convention file, the snapshot.
+
+use crate::support::{World, world};
+use idea_application::agents::{self, NewAgent};
+use idea_application::layouts;
+use idea_application::sessions::{self, LaunchAgent};
+use idea_domain::layout::Direction;
+use idea_domain::terminal::{SessionStatus, TerminalSize};
+use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId};
+
+const SIZE: TerminalSize = TerminalSize { rows: 24, cols: 80 };
+
+fn agent(w: &World, name: &str, profile: &str) -> Agent {
+    agents::create_from_scratch(
+        &w.deps,
+        NewAgent {
+            name: name.into(),
+            profile_id: ProfileId::new(profile),
+        },
+    )
+    .unwrap()
+}
+
+/// Two cells side by side.
+fn two_cells(w: &World) -> (LayoutId, NodeId, NodeId) {
+    let l = layouts::get(&w.deps).unwrap();
+    let first = l.layouts[0].tree.leaves()[0].id;
+    let second = layouts::split(&w.deps, l.active, first, Direction::Horizontal).unwrap();
+    (l.active, first, second)
+}
+
+fn launch(
+    w: &World,
+    agent: &Agent,
+    layout: LayoutId,
+    node: NodeId,
+) -> idea_application::AppResult<idea_domain::terminal::SessionInfo> {
+    sessions::launch_agent(
+        &w.deps,
+        LaunchAgent {
+            agent_id: agent.agent_id,
+            layout_id: layout,
+            node_id: node,
+            size: SIZE,
+        },
+    )
+}
+
+#[test]
+fn launch_assigns_a_session_id_and_stores_it_on_the_cell() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, cell, _) = two_cells(&w);
+    let info = launch(&w, &ada, layout, cell).unwrap();
+    assert_eq!(info.status, SessionStatus::Running);
+    let engine = info.engine_session_id.clone().unwrap();
+    let spec = w.terminals.spawned.lock().unwrap()[0].clone();
+    assert_eq!(spec.args, ["--session-id", engine.as_str()]);
+    assert!(spec.cwd.ends_with(format!(".ideai/run/{}", ada.agent_id)));
+    assert_eq!(spec.size, SIZE);
+    let saved = layouts::get(&w.deps).unwrap();
+    let leaf = saved.layouts[0].tree.leaf(cell).unwrap().clone();
+    assert_eq!(leaf.agent, Some(ada.agent_id));
+    assert_eq!(leaf.engine_session_id.as_deref(), Some(engine.as_str()));
+    assert_eq!(leaf.conversation_id.map(|c| c.0), Some(ada.agent_id.0));
+    // The convention file is in the run dir, with the persona.
+    let generated = w.store.generated.lock().unwrap();
+    let (path, text) = generated.iter().next().unwrap();
+    assert!(path.ends_with("AGENTS.md"), "{path:?}");
+    assert!(
+        text.contains("# Your persona: Ada") && text.contains("private run directory"),
+        "{text}"
+    );
+    assert!(w.events.take().iter().any(|e| matches!(e, DomainEvent::SessionStarted { session } if session.session_id == info.session_id)));
+}
+
+#[test]
+fn relaunch_after_exit_resumes_the_cells_conversation() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, cell, _) = two_cells(&w);
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    let second = launch(&w, &ada, layout, cell).unwrap();
+    assert_ne!(first.session_id, second.session_id);
+    let specs = w.terminals.spawned.lock().unwrap().clone();
+    assert_eq!(
+        specs[1].args,
+        ["--resume", first.engine_session_id.as_deref().unwrap()]
+    );
+    assert_eq!(second.engine_session_id, first.engine_session_id);
+}
+
+#[test]
+fn one_live_session_per_agent() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, left, right) = two_cells(&w);
+    let live = launch(&w, &ada, layout, left).unwrap();
+    // Same cell: the live session, no second spawn.
+    assert_eq!(
+        launch(&w, &ada, layout, left).unwrap().session_id,
+        live.session_id
+    );
+    // Another cell: refused, naming where it runs.
+    let err = launch(&w, &ada, layout, right).unwrap_err();
+    assert_eq!(err.code(), "AGENT_ALREADY_RUNNING");
+    assert_eq!(err.to_wire().data.unwrap()["nodeId"], left.to_string());
+    assert_eq!(w.terminals.spawned.lock().unwrap().len(), 1);
+    // Deleting a live agent is refused.
+    assert_eq!(
+        agents::delete(&w.deps, ada.agent_id).unwrap_err().code(),
+        "AGENT_RUNNING"
+    );
+}
+
+#[test]
+fn a_busy_cell_a_missing_command_and_unknown_ids_are_errors() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let bob = agent(&w, "Bob", "shell");
+    let (layout, left, _) = two_cells(&w);
+    sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    assert_eq!(
+        launch(&w, &ada, layout, left).unwrap_err().code(),
+        "CELL_BUSY"
+    );
+    w.terminals.missing.lock().unwrap().push("sh".into());
+    let (_, _, right) = two_cells(&w);
+    let err = launch(&w, &bob, layout, right).unwrap_err();
+    assert_eq!(err.code(), "SPAWN_FAILED");
+    assert!(err.to_string().contains("command not found: sh"), "{err}");
+    let ghost = NodeId(uuid::Uuid::from_u128(999));
+    assert_eq!(
+        launch(&w, &ada, layout, ghost).unwrap_err().code(),
+        "NODE_NOT_FOUND"
+    );
+    let unknown = idea_domain::SessionId(uuid::Uuid::from_u128(5));
+    assert_eq!(
+        sessions::stop(&w.deps, unknown).unwrap_err().code(),
+        "SESSION_NOT_FOUND"
+    );
+}
+
+#[test]
+fn exit_is_published_once_and_writes_after_exit_fail() {
+    let w = world();
+    let (layout, cell, _) = two_cells(&w);
+    let shell = sessions::open_shell(&w.deps, layout, cell, SIZE).unwrap();
+    sessions::write(&w.deps, shell.session_id, b"ls\r").unwrap();
+    w.events.take();
+    sessions::stop(&w.deps, shell.session_id).unwrap();
+    let exits: Vec<_> = w
+        .events
+        .take()
+        .into_iter()
+        .filter(|e| matches!(e, DomainEvent::SessionExited { .. }))
+        .collect();
+    assert_eq!(exits.len(), 1);
+    assert_eq!(
+        sessions::write(&w.deps, shell.session_id, b"x")
+            .unwrap_err()
+            .code(),
+        "SESSION_EXITED"
+    );
+    let listed = sessions::list(&w.deps);
+    assert_eq!(listed[0].status, SessionStatus::Exited);
+    assert_eq!(listed[0].exit.as_ref().unwrap().code, 137);
+    // A new shell replaces the exited one in the cell.
+    sessions::open_shell(&w.deps, layout, cell, SIZE).unwrap();
+    assert_eq!(sessions::list(&w.deps).len(), 1);
+}
+
+#[test]
+fn snapshot_marks_exactly_the_live_agent_cells() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let bob = agent(&w, "Bob", "fake");
+    let (layout, left, right) = two_cells(&w);
+    launch(&w, &ada, layout, left).unwrap();
+    launch(&w, &bob, layout, right).unwrap();
+    w.terminals.sessions.lock().unwrap()[1].finish(0);
+    sessions::snapshot_running_agents(&w.deps).unwrap();
+    let saved = layouts::get(&w.deps).unwrap();
+    let tree = &saved.layouts[0].tree;
+    assert!(tree.leaf(left).unwrap().agent_was_running);
+    assert!(!tree.leaf(right).unwrap().agent_was_running);
+}
+
+#[test]
+fn restart_starts_the_same_agent_in_the_same_cell() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, cell, _) = two_cells(&w);
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    let second = sessions::restart(&w.deps, first.session_id, SIZE).unwrap();
+    assert_ne!(second.session_id, first.session_id);
+    assert_eq!(
+        (second.agent_id, second.node_id),
+        (Some(ada.agent_id), cell)
+    );
+    assert_eq!(w.terminals.spawned.lock().unwrap()[1].args[0], "--resume");
+}
+
+#[test]
+fn closing_a_cell_stops_its_terminal() {
+    let w = world();
+    let (layout, left, _) = two_cells(&w);
+    let shell = sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    layouts::close(&w.deps, layout, left).unwrap();
+    assert_eq!(
+        sessions::list(&w.deps)
+            .into_iter()
+            .find(|s| s.session_id == shell.session_id)
+            .unwrap()
+            .status,
+        SessionStatus::Exited
+    );
+}

@@ -1,0 +1,90 @@
+//! A fake terminal host for use-case tests: records what would be spawned, and lets a test
+//! end a session. (End-to-end tests use real PTYs.)
+
+use idea_domain::SessionId;
+use idea_domain::terminal::{
+    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, SpawnSpec, TerminalHost,
+    TerminalSession, TerminalSize,
+};
+use std::sync::{Arc, Mutex};
+
+#[derive(Default)]
+pub struct FakeTerminals {
+    pub spawned: Mutex<Vec<SpawnSpec>>,
+    pub sessions: Mutex<Vec<Arc<FakeSession>>>,
+    /// Commands that "do not exist".
+    pub missing: Mutex<Vec<String>>,
+}
+
+pub struct FakeSession {
+    id: SessionId,
+    on_exit: Mutex<Option<ExitHandler>>,
+    exit: Mutex<Option<ExitInfo>>,
+    pub written: Mutex<Vec<u8>>,
+}
+
+impl FakeSession {
+    /// The process ends with `code`.
+    pub fn finish(&self, code: u32) {
+        let info = ExitInfo { code, signal: None };
+        *self.exit.lock().unwrap() = Some(info.clone());
+        if let Some(handler) = self.on_exit.lock().unwrap().take() {
+            handler(info);
+        }
+    }
+}
+
+impl TerminalHost for FakeTerminals {
+    fn spawn(
+        &self,
+        id: SessionId,
+        spec: &SpawnSpec,
+        on_exit: ExitHandler,
+    ) -> Result<Arc<dyn TerminalSession>, PtyError> {
+        if self.missing.lock().unwrap().contains(&spec.command) {
+            return Err(PtyError::CommandNotFound(spec.command.clone()));
+        }
+        self.spawned.lock().unwrap().push(spec.clone());
+        let session = Arc::new(FakeSession {
+            id,
+            on_exit: Mutex::new(Some(on_exit)),
+            exit: Mutex::new(None),
+            written: Mutex::default(),
+        });
+        self.sessions.lock().unwrap().push(session.clone());
+        Ok(session)
+    }
+}
+
+impl TerminalSession for FakeSession {
+    fn id(&self) -> SessionId {
+        self.id
+    }
+    fn pid(&self) -> Option<u32> {
+        Some(4242)
+    }
+    fn write(&self, bytes: &[u8]) -> Result<(), PtyError> {
+        if self.exit.lock().unwrap().is_some() {
+            return Err(PtyError::Closed);
+        }
+        self.written.lock().unwrap().extend_from_slice(bytes);
+        Ok(())
+    }
+    fn resize(&self, _size: TerminalSize) -> Result<(), PtyError> {
+        Ok(())
+    }
+    fn attach(&self, _sink: OutputSink) -> Attachment {
+        Attachment {
+            id: 1,
+            replay: Vec::new(),
+        }
+    }
+    fn detach(&self, _attachment: u64) {}
+    fn ack(&self, _attachment: u64, _bytes: usize) {}
+    fn kill(&self) {
+        self.finish(137);
+    }
+    fn exit_status(&self) -> Option<ExitInfo> {
+        self.exit.lock().unwrap().clone()
+    }
+}

@@ -1,0 +1,136 @@
+//! `prepare_invocation`: the pure step of LaunchAgent that turns a profile, an agent and a
+//! session plan into exactly what to spawn and where the context goes.
+
+use crate::profile::{AgentProfile, ContextInjection, CwdTemplate};
+use crate::terminal::{SpawnSpec, TerminalSize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Inherited variables an agent must not see: it does not run inside the user's multiplexer.
+pub const STRIPPED_ENV: &[&str] = &["TMUX", "TMUX_PANE", "STY", "ZELLIJ", "ZELLIJ_SESSION_NAME"];
+
+/// Name of the composed context file when it is not a convention file (args/env/stdin).
+pub const CONTEXT_FILE_NAME: &str = "IDEA_CONTEXT.md";
+
+/// How the agent's conversation is opened (spec §4 step 5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionPlan {
+    /// The cell already has a conversation: reopen it.
+    Resume(String),
+    /// A fresh conversation with an id IdeA minted (stored on the cell).
+    Assign(String),
+    /// The CLI manages its own conversation.
+    None,
+}
+
+/// Decides the session plan: resume the cell's engine session when the profile can, else
+/// assign `fresh_id` when it can, else none.
+pub fn plan_session(
+    profile: &AgentProfile,
+    cell_engine_session: Option<&str>,
+    fresh_id: impl FnOnce() -> String,
+) -> SessionPlan {
+    match (
+        cell_engine_session,
+        profile.can_resume_session(),
+        profile.can_assign_session(),
+    ) {
+        (Some(id), true, _) => SessionPlan::Resume(id.to_owned()),
+        (_, _, true) => SessionPlan::Assign(fresh_id()),
+        _ => SessionPlan::None,
+    }
+}
+
+/// Where the composed context is written, and whether it must also be typed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextPlan {
+    /// Absolute path of the file to write; `None` when the profile takes no context.
+    pub file: Option<PathBuf>,
+}
+
+/// What [`prepare_invocation`] needs.
+#[derive(Debug, Clone, Copy)]
+pub struct InvocationInputs<'a> {
+    pub profile: &'a AgentProfile,
+    pub project_root: &'a Path,
+    pub run_dir: &'a Path,
+    pub plan: &'a SessionPlan,
+    /// The user's login shell, for `{loginShell}`.
+    pub login_shell: &'a str,
+    pub size: TerminalSize,
+}
+
+/// Builds the spawn spec and the context plan. Pure: same inputs, same result.
+pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextPlan) {
+    let profile = inputs.profile;
+    let cwd = match profile.cwd_template {
+        CwdTemplate::AgentRunDir => inputs.run_dir.to_path_buf(),
+        CwdTemplate::ProjectRoot => inputs.project_root.to_path_buf(),
+    };
+    let mut args: Vec<String> = profile.args.clone();
+    if let Some(session) = &profile.session {
+        let (template, id) = match inputs.plan {
+            SessionPlan::Resume(id) => (Some(&session.resume_args), id.as_str()),
+            SessionPlan::Assign(id) => (session.assign_args.as_ref(), id.as_str()),
+            SessionPlan::None => (None, ""),
+        };
+        args.extend(
+            template
+                .into_iter()
+                .flatten()
+                .map(|a| a.replace("{id}", id)),
+        );
+    }
+    let mut env: BTreeMap<String, String> = profile.env.clone();
+    let mut stdin_injection = None;
+    let context_file = match &profile.context_injection {
+        ContextInjection::ConventionFile { target } => Some(cwd.join(target)),
+        ContextInjection::None => None,
+        _ => Some(inputs.run_dir.join(CONTEXT_FILE_NAME)),
+    };
+    let context_path = context_file
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match &profile.context_injection {
+        ContextInjection::Args { template } => {
+            args.extend(template.iter().map(|a| a.replace("{path}", &context_path)))
+        }
+        ContextInjection::Env { var } => {
+            env.insert(var.clone(), context_path.clone());
+        }
+        ContextInjection::Stdin => {
+            stdin_injection = Some(format!("Read {context_path} and follow it.\r"));
+        }
+        ContextInjection::ConventionFile { .. } | ContextInjection::None => {}
+    }
+    let program = if profile.command == "{loginShell}" {
+        inputs.login_shell.to_owned()
+    } else {
+        profile.command.clone()
+    };
+    let (command, args) = if profile.via_shell {
+        let line = std::iter::once(program.as_str())
+            .chain(args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        ("/bin/sh".to_owned(), vec!["-c".to_owned(), line])
+    } else {
+        (program, args)
+    };
+    let spec = SpawnSpec {
+        command,
+        args,
+        env,
+        env_remove: STRIPPED_ENV.iter().map(|s| (*s).to_owned()).collect(),
+        cwd,
+        size: inputs.size,
+        stdin_injection,
+        sandbox: None,
+    };
+    (spec, ContextPlan { file: context_file })
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used)]
+mod tests;

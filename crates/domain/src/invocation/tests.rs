@@ -1,0 +1,137 @@
+use super::*;
+use crate::profile::{ProfileId, SessionStrategy};
+
+fn profile(injection: ContextInjection) -> AgentProfile {
+    AgentProfile {
+        id: ProfileId::new("p"),
+        name: "P".into(),
+        command: "cli".into(),
+        args: vec!["--flag".into()],
+        cwd_template: CwdTemplate::AgentRunDir,
+        env: BTreeMap::from([("A".to_owned(), "1".to_owned())]),
+        context_injection: injection,
+        session: Some(SessionStrategy {
+            assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
+            resume_args: vec!["--resume".into(), "{id}".into()],
+        }),
+        mcp: None,
+        structured: None,
+        via_shell: false,
+        version_args: vec![],
+    }
+}
+
+fn prepare(profile: &AgentProfile, plan: &SessionPlan) -> (SpawnSpec, ContextPlan) {
+    prepare_invocation(&InvocationInputs {
+        profile,
+        project_root: Path::new("/p"),
+        run_dir: Path::new("/p/.ideai/run/a"),
+        plan,
+        login_shell: "/bin/zsh",
+        size: TerminalSize {
+            rows: 30,
+            cols: 100,
+        },
+    })
+}
+
+#[test]
+fn session_plan_prefers_resume_then_assign() {
+    let p = profile(ContextInjection::None);
+    assert_eq!(
+        plan_session(&p, Some("x"), || "new".into()),
+        SessionPlan::Resume("x".into())
+    );
+    assert_eq!(
+        plan_session(&p, None, || "new".into()),
+        SessionPlan::Assign("new".into())
+    );
+    let mut no_session = p.clone();
+    no_session.session = None;
+    assert_eq!(
+        plan_session(&no_session, Some("x"), || "new".into()),
+        SessionPlan::None
+    );
+    let mut resume_only = p;
+    resume_only.session = Some(SessionStrategy {
+        assign_args: None,
+        resume_args: vec!["r".into()],
+    });
+    assert_eq!(
+        plan_session(&resume_only, None, || "new".into()),
+        SessionPlan::None
+    );
+}
+
+#[test]
+fn convention_file_goes_in_the_cwd_and_session_args_follow_profile_args() {
+    let p = profile(ContextInjection::ConventionFile {
+        target: "CLAUDE.md".into(),
+    });
+    let (spec, context) = prepare(&p, &SessionPlan::Assign("u1".into()));
+    assert_eq!(spec.command, "cli");
+    assert_eq!(spec.args, ["--flag", "--session-id", "u1"]);
+    assert_eq!(spec.cwd, Path::new("/p/.ideai/run/a"));
+    assert_eq!(
+        context.file.as_deref(),
+        Some(Path::new("/p/.ideai/run/a/CLAUDE.md"))
+    );
+    assert!(spec.env_remove.contains(&"TMUX".to_owned()));
+    assert_eq!(
+        spec.size,
+        TerminalSize {
+            rows: 30,
+            cols: 100
+        }
+    );
+    let (resumed, _) = prepare(&p, &SessionPlan::Resume("u1".into()));
+    assert_eq!(resumed.args, ["--flag", "--resume", "u1"]);
+}
+
+#[test]
+fn args_env_and_stdin_injection() {
+    let (spec, ctx) = prepare(
+        &profile(ContextInjection::Args {
+            template: vec!["--read".into(), "{path}".into()],
+        }),
+        &SessionPlan::None,
+    );
+    assert_eq!(
+        spec.args,
+        ["--flag", "--read", "/p/.ideai/run/a/IDEA_CONTEXT.md"]
+    );
+    assert_eq!(
+        ctx.file.as_deref(),
+        Some(Path::new("/p/.ideai/run/a/IDEA_CONTEXT.md"))
+    );
+    let (spec, _) = prepare(
+        &profile(ContextInjection::Env {
+            var: "PERSONA".into(),
+        }),
+        &SessionPlan::None,
+    );
+    assert_eq!(
+        spec.env.get("PERSONA").map(String::as_str),
+        Some("/p/.ideai/run/a/IDEA_CONTEXT.md")
+    );
+    assert_eq!(spec.env.get("A").map(String::as_str), Some("1"));
+    let (spec, _) = prepare(&profile(ContextInjection::Stdin), &SessionPlan::None);
+    assert!(spec.stdin_injection.unwrap().contains("IDEA_CONTEXT.md"));
+}
+
+#[test]
+fn login_shell_project_root_and_no_shell_unless_asked() {
+    let mut p = profile(ContextInjection::None);
+    p.command = "{loginShell}".into();
+    p.cwd_template = CwdTemplate::ProjectRoot;
+    let (spec, ctx) = prepare(&p, &SessionPlan::None);
+    assert_eq!(spec.command, "/bin/zsh");
+    assert_eq!(spec.cwd, Path::new("/p"));
+    assert_eq!(ctx.file, None);
+    p.via_shell = true;
+    let (spec, _) = prepare(&p, &SessionPlan::None);
+    assert_eq!(
+        (spec.command.as_str(), spec.args[0].as_str()),
+        ("/bin/sh", "-c")
+    );
+}

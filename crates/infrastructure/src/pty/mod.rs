@@ -1,0 +1,181 @@
+//! The [`TerminalHost`] port on real pseudo-terminals, with wezterm's `portable-pty`.
+//!
+//! [`PortablePtyHost::spawn`] execs the program directly in a new PTY (no shell in between) and
+//! returns a [`PtySession`]. Per session:
+//!
+//! - **Output** is read by a dedicated thread and coalesced by a batcher (flush
+//!   [`PtyConfig::batch_interval`] after the first unflushed byte, or at
+//!   [`PtyConfig::batch_bytes`]), appended to a bounded scrollback and handed to every
+//!   attached sink. `attach` returns the scrollback as the replay under the same lock, so a
+//!   client sees no gap and no duplicate.
+//! - **Flow control** follows xterm.js's watermark/ack pattern: while a client has more than
+//!   [`PtyConfig::high_watermark`] bytes unacknowledged, reading stops (and so, through the
+//!   kernel buffer, does the child), until every client is back under
+//!   [`PtyConfig::low_watermark`]. Without clients, output only feeds the scrollback.
+//! - **Input** goes through one writer thread, so writes apply in call order, never interleaved.
+//! - **Exit** is reported once, to `on_exit`, after the last output reached the sinks.
+//!   Dropping the last handle of a running session kills its process.
+//!
+//! Contract for clients: a sink runs on the session's batcher thread, outside any lock, so it
+//! must be quick (forward the bytes, don't render them) and may call back into the session
+//! (`ack`, `detach`). It may be called as soon as `attach` has registered it, possibly before
+//! the caller has dealt with the replay: a client shows the replay first and queues what its
+//! sink receives meanwhile. Acknowledge live bytes only; the replay is not counted.
+//!
+//! File map: `command` (program, cwd, environment), `ring` (scrollback), `fanout` (clients and
+//! watermarks), `output` (the locked hub joining the two), `pump` (reader + batcher), `writer`
+//! (input queue), `exit` (reaping), `session` (threads and the session handle).
+
+mod command;
+mod exit;
+mod fanout;
+mod output;
+mod pump;
+mod ring;
+mod session;
+mod writer;
+
+pub use session::PtySession;
+
+use idea_domain::ids::SessionId;
+use idea_domain::terminal::{
+    ExitHandler, PtyError, SandboxPlan, SpawnSpec, TerminalHost, TerminalSession, TerminalSize,
+};
+use portable_pty::{Child, CommandBuilder, PtyPair, PtySize, SlavePty, native_pty_system};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+/// Tuning of every session a [`PortablePtyHost`] starts. The defaults suit an interactive
+/// agent CLI shown in xterm.js.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PtyConfig {
+    /// Bytes of recent output kept for replay on attach; older bytes are dropped. 2 MiB.
+    pub scrollback_bytes: usize,
+    /// Reading pauses while any client has more unacknowledged bytes than this. 512 KiB.
+    pub high_watermark: usize,
+    /// Reading resumes once every client is at or below this. 128 KiB.
+    pub low_watermark: usize,
+    /// A batch is flushed this long after its first byte arrived. 16 ms (one frame at 60 Hz).
+    pub batch_interval: Duration,
+    /// ...or as soon as it holds this many bytes. 64 KiB.
+    pub batch_bytes: usize,
+    /// Size of one blocking read of the PTY. 16 KiB.
+    pub read_buffer_bytes: usize,
+    /// Reads queued between the reader thread and the batcher before the reader blocks. 4.
+    pub reader_queue: usize,
+    /// After the child exits, how long to wait for the rest of its output before reporting
+    /// the exit anyway (a background grandchild may keep the terminal open). 2 s.
+    pub exit_drain_timeout: Duration,
+    /// After `kill` sends SIGHUP, how long before the process group gets SIGKILL. 3 s.
+    pub kill_grace: Duration,
+}
+
+impl Default for PtyConfig {
+    fn default() -> Self {
+        Self {
+            scrollback_bytes: 2 * 1024 * 1024,
+            high_watermark: 512 * 1024,
+            low_watermark: 128 * 1024,
+            batch_interval: Duration::from_millis(16),
+            batch_bytes: 64 * 1024,
+            read_buffer_bytes: 16 * 1024,
+            reader_queue: 4,
+            exit_drain_timeout: Duration::from_secs(2),
+            kill_grace: Duration::from_secs(3),
+        }
+    }
+}
+
+/// Starts processes in pseudo-terminals of the operating system.
+#[derive(Debug, Clone, Default)]
+pub struct PortablePtyHost {
+    config: PtyConfig,
+}
+
+impl PortablePtyHost {
+    /// A host with the default [`PtyConfig`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A host whose sessions use `config`.
+    pub fn with_config(config: PtyConfig) -> Self {
+        Self { config }
+    }
+
+    /// [`TerminalHost::spawn`], returning the concrete session type.
+    ///
+    /// # Errors
+    /// [`PtyError::CommandNotFound`] when `spec.command` is not an executable (on `PATH` when
+    /// it has no `/`); [`PtyError::SpawnFailed`] when the working directory is missing or the
+    /// PTY or the process cannot be created; [`PtyError::Io`] when the session's threads
+    /// cannot be started.
+    pub fn spawn_session(
+        &self,
+        id: SessionId,
+        spec: &SpawnSpec,
+        on_exit: ExitHandler,
+    ) -> Result<Arc<PtySession>, PtyError> {
+        let command = command::build(spec, std::env::vars_os())?;
+        let spawn_failed = |reason: String| PtyError::SpawnFailed {
+            command: spec.command.clone(),
+            reason,
+        };
+        let PtyPair { slave, master } = native_pty_system()
+            .openpty(pty_size(spec.size))
+            .map_err(|e| spawn_failed(format!("cannot open a pty: {e:#}")))?;
+        let child =
+            spawn_child(slave.as_ref(), command, spec.sandbox.as_ref()).map_err(spawn_failed)?;
+        // The parent's copy of the slave must go now: the reader only sees end of file once
+        // every slave descriptor is closed, i.e. when the child (and its children) are gone.
+        drop(slave);
+        let session = session::start(id, &self.config, master, child, on_exit)?;
+        if let Some(text) = &spec.stdin_injection {
+            // Through the ordered writer, ahead of anything a client types. A child that is
+            // already gone makes this `Closed`, which its exit report already tells.
+            let _ = session.write(text.as_bytes());
+        }
+        Ok(session)
+    }
+}
+
+impl TerminalHost for PortablePtyHost {
+    fn spawn(
+        &self,
+        id: SessionId,
+        spec: &SpawnSpec,
+        on_exit: ExitHandler,
+    ) -> Result<Arc<dyn TerminalSession>, PtyError> {
+        let session: Arc<dyn TerminalSession> = self.spawn_session(id, spec, on_exit)?;
+        Ok(session)
+    }
+}
+
+/// Starts `command` on the slave side; the error is portable-pty's, formatted with its causes.
+///
+/// SANDBOX: `sandbox` is not enforced yet. The sandbox issue runs this function on a throwaway
+/// thread after applying the plan with Landlock on that thread, so that only the child inherits
+/// the restriction (no `pre_exec`), and fails closed: no child when enforcement fails.
+fn spawn_child(
+    slave: &(dyn SlavePty + Send),
+    command: CommandBuilder,
+    sandbox: Option<&SandboxPlan>,
+) -> Result<Box<dyn Child + Send + Sync>, String> {
+    let _not_enforced_yet = sandbox;
+    slave.spawn_command(command).map_err(|e| format!("{e:#}"))
+}
+
+fn pty_size(size: TerminalSize) -> PtySize {
+    PtySize {
+        rows: size.rows,
+        cols: size.cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+/// Locks a mutex even if a panic poisoned it: every critical section here leaves the state
+/// consistent, and one failing client must not take the terminal down.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,223 @@
+//! The output path of one terminal: scrollback, attached clients and flow control behind one
+//! lock, so that attaching (snapshot + register) and publishing (append + pick recipients) are
+//! atomic with respect to each other. That is what gives a client no gap and no duplicate.
+
+use super::fanout::{Fanout, SharedSink};
+use super::lock;
+use super::ring::Scrollback;
+use idea_domain::terminal::{Attachment, OutputSink};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+#[derive(Debug)]
+struct State {
+    scrollback: Scrollback,
+    fanout: Fanout,
+    /// The child has exited: what is left to read is bounded (kernel buffer, reader queue), so
+    /// flow control no longer applies and the pump drains it all before reporting the exit.
+    draining: bool,
+    /// Every byte published, including those since dropped from the scrollback.
+    total: u64,
+}
+
+/// Scrollback + clients + flow control of one terminal.
+#[derive(Debug)]
+pub(crate) struct OutputHub {
+    state: Mutex<State>,
+    /// Signalled whenever the pump may be allowed to pull again (ack, detach, drain).
+    flowing: Condvar,
+}
+
+impl OutputHub {
+    /// An empty hub with a scrollback of `scrollback_bytes` and the given watermarks.
+    pub(crate) fn new(scrollback_bytes: usize, high: usize, low: usize) -> Self {
+        Self {
+            state: Mutex::new(State {
+                scrollback: Scrollback::new(scrollback_bytes),
+                fanout: Fanout::new(high, low),
+                draining: false,
+                total: 0,
+            }),
+            flowing: Condvar::new(),
+        }
+    }
+
+    /// Appends a batch to the scrollback, then hands it to every attached sink.
+    ///
+    /// The sinks are called after the lock is released, so a sink may call back into the
+    /// session (e.g. `ack`) without deadlocking. Only the pump publishes, so sinks still see
+    /// batches in order. The cost: a sink detached concurrently may get one last batch.
+    pub(crate) fn publish(&self, batch: &[u8]) {
+        if batch.is_empty() {
+            return;
+        }
+        let recipients = {
+            let mut state = lock(&self.state);
+            state.scrollback.push(batch);
+            state.total = state.total.saturating_add(batch.len() as u64);
+            state.fanout.deliver(batch.len())
+        };
+        for (id, sink) in recipients {
+            // A panicking client must not kill the pump (the child would then block forever):
+            // drop that client instead.
+            if panic::catch_unwind(AssertUnwindSafe(|| sink(batch))).is_err() {
+                self.detach(id);
+            }
+        }
+    }
+
+    /// Registers `sink` and returns the scrollback as it stands, atomically with respect to
+    /// [`OutputHub::publish`]: every byte is either in the replay or delivered to the sink.
+    pub(crate) fn attach(&self, sink: OutputSink) -> Attachment {
+        let sink: SharedSink = sink.into();
+        let mut state = lock(&self.state);
+        let replay = state.scrollback.contents();
+        let id = state.fanout.attach(sink);
+        Attachment { id, replay }
+    }
+
+    /// Forgets a client (releasing its backpressure).
+    pub(crate) fn detach(&self, id: u64) {
+        lock(&self.state).fanout.detach(id);
+        self.flowing.notify_all();
+    }
+
+    /// The client processed `bytes` more bytes of live output.
+    pub(crate) fn ack(&self, id: u64, bytes: usize) {
+        lock(&self.state).fanout.ack(id, bytes);
+        self.flowing.notify_all();
+    }
+
+    /// Blocks the pump while a client is too far behind, unless the child has exited.
+    pub(crate) fn wait_while_paused(&self) {
+        let state = lock(&self.state);
+        let _state = self
+            .flowing
+            .wait_while(state, |s| s.fanout.is_paused() && !s.draining)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+
+    /// The child has exited: stop applying flow control so the last output can be flushed.
+    pub(crate) fn begin_drain(&self) {
+        lock(&self.state).draining = true;
+        self.flowing.notify_all();
+    }
+
+    /// Every byte published so far, including those since dropped from the scrollback.
+    pub(crate) fn total(&self) -> u64 {
+        lock(&self.state).total
+    }
+
+    /// Whether the pump is currently held back by a slow client.
+    #[cfg(test)]
+    pub(crate) fn is_paused(&self) -> bool {
+        let state = lock(&self.state);
+        state.fanout.is_paused() && !state.draining
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::thread;
+    use std::time::Duration;
+
+    fn collector() -> (OutputSink, Arc<Mutex<Vec<u8>>>) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink_seen = Arc::clone(&seen);
+        let sink: OutputSink = Box::new(move |bytes: &[u8]| {
+            sink_seen.lock().unwrap().extend_from_slice(bytes);
+        });
+        (sink, seen)
+    }
+
+    #[test]
+    fn attach_replays_the_past_and_receives_the_future() {
+        let hub = OutputHub::new(1024, 100, 10);
+        hub.publish(b"before ");
+        let (sink, seen) = collector();
+        let attachment = hub.attach(sink);
+        hub.publish(b"after");
+        assert_eq!(attachment.replay, b"before ");
+        assert_eq!(*seen.lock().unwrap(), b"after");
+        assert_eq!(hub.total(), 12);
+    }
+
+    #[test]
+    fn concurrent_attach_sees_no_gap_and_no_duplicate() {
+        let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
+        let publisher = {
+            let hub = Arc::clone(&hub);
+            thread::spawn(move || {
+                for i in 0..2_000u32 {
+                    hub.publish(format!("{i}\n").as_bytes());
+                }
+            })
+        };
+        thread::sleep(Duration::from_millis(1));
+        let (sink, seen) = collector();
+        let attachment = hub.attach(sink);
+        publisher.join().unwrap();
+        let mut all = attachment.replay.clone();
+        all.extend_from_slice(&seen.lock().unwrap());
+        let expected: String = (0..2_000u32).map(|i| format!("{i}\n")).collect();
+        assert_eq!(String::from_utf8(all).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_sink_may_ack_from_inside_its_callback() {
+        let hub = Arc::new(OutputHub::new(1024, 10, 5));
+        let id = Arc::new(AtomicU64::new(0));
+        let sink: OutputSink = {
+            let hub = Arc::clone(&hub);
+            let id = Arc::clone(&id);
+            Box::new(move |bytes: &[u8]| hub.ack(id.load(Ordering::SeqCst), bytes.len()))
+        };
+        id.store(hub.attach(sink).id, Ordering::SeqCst);
+        hub.publish(&[b'x'; 50]);
+        assert!(
+            !hub.is_paused(),
+            "the ack inside the sink released the pause"
+        );
+    }
+
+    #[test]
+    fn a_panicking_sink_is_detached_and_others_keep_receiving() {
+        let hub = OutputHub::new(1024, 100, 10);
+        hub.attach(Box::new(|_: &[u8]| panic!("client bug")));
+        let (sink, seen) = collector();
+        hub.attach(sink);
+        hub.publish(b"one ");
+        hub.publish(b"two");
+        assert_eq!(*seen.lock().unwrap(), b"one two");
+        assert_eq!(lock(&hub.state).fanout.len(), 1);
+    }
+
+    #[test]
+    fn draining_ignores_backpressure() {
+        let hub = OutputHub::new(1024, 10, 5);
+        hub.attach(Box::new(|_: &[u8]| {}));
+        hub.publish(&[b'x'; 50]);
+        assert!(hub.is_paused());
+        hub.begin_drain();
+        assert!(!hub.is_paused());
+        hub.wait_while_paused();
+    }
+
+    #[test]
+    fn ack_wakes_a_paused_pump() {
+        let hub = Arc::new(OutputHub::new(1024, 10, 5));
+        let id = hub.attach(Box::new(|_: &[u8]| {})).id;
+        hub.publish(&[b'x'; 50]);
+        let waiter = {
+            let hub = Arc::clone(&hub);
+            thread::spawn(move || hub.wait_while_paused())
+        };
+        thread::sleep(Duration::from_millis(20));
+        hub.ack(id, 50);
+        waiter.join().unwrap();
+    }
+}

@@ -1,0 +1,298 @@
+//! One live PTY: its threads and the [`TerminalSession`] handle over them.
+//!
+//! Four threads per session, each ending on its own once the child has exited:
+//! - the *reader* does blocking reads of the master and queues them (ends at EOF/EIO);
+//! - the *pump* batches them into the [`OutputHub`], then runs `on_exit` (ends last);
+//! - the *writer* applies queued input (ends when the waiter closes the queue);
+//! - the *waiter* reaps the child, records the exit and releases the PTY.
+
+use super::exit::wait_for_exit;
+use super::output::OutputHub;
+use super::pump::{self, Batching, Event};
+use super::writer::Input;
+use super::{PtyConfig, lock, pty_size};
+use idea_domain::ids::SessionId;
+use idea_domain::terminal::{
+    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, TerminalSession, TerminalSize,
+};
+use portable_pty::{Child, ChildKiller, MasterPty};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+/// A live PTY session, as returned by [`super::PortablePtyHost::spawn_session`].
+///
+/// Dropping the last handle kills the process (its exit handler still runs), so a session
+/// nobody holds cannot outlive its cell.
+pub struct PtySession {
+    shared: Arc<Shared>,
+}
+
+/// What the handle and the threads share.
+struct Shared {
+    id: SessionId,
+    pid: Option<u32>,
+    output: OutputHub,
+    input: Input,
+    /// Kept for `resize`; dropped by the waiter so the PTY is released at exit.
+    master: Mutex<Option<Box<dyn MasterPty + Send>>>,
+    killer: Mutex<Box<dyn ChildKiller + Send + Sync>>,
+    exit: Mutex<Option<ExitInfo>>,
+    /// Signalled when `exit` is set (the kill escalation waits on it).
+    exited: Condvar,
+    kill_started: AtomicBool,
+    kill_grace: Duration,
+}
+
+impl fmt::Debug for PtySession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PtySession")
+            .field("id", &self.shared.id)
+            .field("pid", &self.shared.pid)
+            .field("exit", &self.exit_status())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Starts the threads of a freshly spawned child. On error the child is killed and reaped.
+pub(crate) fn start(
+    id: SessionId,
+    config: &PtyConfig,
+    master: Box<dyn MasterPty + Send>,
+    mut child: Box<dyn Child + Send + Sync>,
+    on_exit: ExitHandler,
+) -> Result<Arc<PtySession>, PtyError> {
+    let io = master
+        .try_clone_reader()
+        .and_then(|reader| Ok((reader, master.take_writer()?)));
+    let (reader, writer) = match io {
+        Ok(io) => io,
+        Err(e) => {
+            abandon(child.as_mut());
+            return Err(PtyError::Io(format!("{e:#}")));
+        }
+    };
+    let (input, write_loop) = Input::new(writer);
+    let shared = Arc::new(Shared {
+        id,
+        pid: child.process_id(),
+        output: OutputHub::new(
+            config.scrollback_bytes,
+            config.high_watermark,
+            config.low_watermark,
+        ),
+        input,
+        master: Mutex::new(Some(master)),
+        killer: Mutex::new(child.clone_killer()),
+        exit: Mutex::new(None),
+        exited: Condvar::new(),
+        kill_started: AtomicBool::new(false),
+        kill_grace: config.kill_grace,
+    });
+    // Bounded: a full queue is what blocks the reader when the pump pauses (flow control).
+    let (events, received) = sync_channel(config.reader_queue.max(1));
+
+    let read_buffer = config.read_buffer_bytes;
+    let reader_events = events.clone();
+    let started = spawn_named(&thread_name('w', id), write_loop).and_then(|()| {
+        spawn_named(&thread_name('r', id), move || {
+            pump::read_loop(reader, &reader_events, read_buffer);
+        })
+    });
+    if let Err(e) = started {
+        abandon(child.as_mut());
+        return Err(e);
+    }
+
+    let waiter_shared = Arc::clone(&shared);
+    if let Err(e) = spawn_named(&thread_name('x', id), move || {
+        watch_child(&waiter_shared, child.as_mut(), &events);
+    }) {
+        // The child went down with the closure and cannot be reaped any more; at least stop it.
+        shared.kill();
+        return Err(e);
+    }
+
+    let batching = Batching {
+        interval: config.batch_interval,
+        max_bytes: config.batch_bytes,
+        exit_drain: config.exit_drain_timeout,
+    };
+    let pump_shared = Arc::clone(&shared);
+    if let Err(e) = spawn_named(&thread_name('b', id), move || {
+        run_pump(&pump_shared, &received, batching, on_exit);
+    }) {
+        // The waiter reaps it; `on_exit` went down with the closure, as the caller gets `Err`.
+        shared.kill();
+        return Err(e);
+    }
+    Ok(Arc::new(PtySession { shared }))
+}
+
+/// Waiter thread: reap the child, then release everything that only made sense while it ran.
+fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &SyncSender<Event>) {
+    let info = wait_for_exit(child);
+    *lock(&shared.exit) = Some(info.clone());
+    shared.exited.notify_all();
+    // Writes now fail with `Closed`; the writer thread ends once its queue is drained.
+    shared.input.close();
+    // The reader and writer hold their own descriptors; this one only served `resize`.
+    lock(&shared.master).take();
+    // Whatever output is left is bounded, so stop holding it back for slow clients.
+    shared.output.begin_drain();
+    // Fails only if the pump is already gone, in which case nobody needs to know.
+    let _ = events.send(Event::Exited(info));
+}
+
+/// Pump thread: batch output until the end, then report the exit after the last byte.
+fn run_pump(shared: &Shared, events: &Receiver<Event>, batching: Batching, on_exit: ExitHandler) {
+    let info = pump::run(events, &shared.output, batching)
+        .or_else(|| lock(&shared.exit).clone())
+        .unwrap_or(ExitInfo {
+            code: 1,
+            signal: None,
+        });
+    shared.input.output_drained();
+    on_exit(info);
+}
+
+/// Best effort for a child whose session could not be set up: stop it and reap it.
+fn abandon(child: &mut (dyn Child + Send + Sync)) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn spawn_named(name: &str, body: impl FnOnce() + Send + 'static) -> Result<(), PtyError> {
+    thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(body)
+        .map(drop)
+        .map_err(|e| PtyError::Io(format!("cannot start thread {name}: {e}")))
+}
+
+/// `pty<role>-<first 8 hex digits of the session id>`: short enough for the OS thread name
+/// (15 bytes on Linux) and tells which session a thread belongs to in a debugger.
+fn thread_name(role: char, id: SessionId) -> String {
+    let id = id.as_uuid().simple().to_string();
+    format!("pty{role}-{}", id.get(..8).unwrap_or(&id))
+}
+
+impl Shared {
+    fn kill(self: &Arc<Self>) {
+        if lock(&self.exit).is_some() {
+            return;
+        }
+        // SIGHUP first, as when a terminal window closes: the program may save its state.
+        let _ = lock(&self.killer).kill();
+        if !self.kill_started.swap(true, Ordering::SeqCst) {
+            let shared = Arc::clone(self);
+            // If this thread cannot start, the SIGHUP above is all we can do.
+            let _ = spawn_named(&thread_name('k', self.id), move || shared.escalate_kill());
+        }
+    }
+
+    /// Escalation thread: SIGKILL the whole process group if SIGHUP was not enough in time.
+    fn escalate_kill(&self) {
+        let exit = lock(&self.exit);
+        let (exit, _) = self
+            .exited
+            .wait_timeout_while(exit, self.kill_grace, |exit| exit.is_none())
+            .unwrap_or_else(PoisonError::into_inner);
+        if exit.is_none() {
+            // Still under the lock: the waiter cannot record the exit meanwhile, but it may have
+            // reaped the child already; the pid is only reused after that, so the window is tiny.
+            force_kill(self.pid);
+        }
+    }
+}
+
+/// The child is a session leader (portable-pty calls `setsid`), so its pid is also its
+/// process group: killing the group takes the agent's own subprocesses down with it.
+#[cfg(unix)]
+fn force_kill(pid: Option<u32>) {
+    use nix::sys::signal::{Signal, kill, killpg};
+    use nix::unistd::Pid;
+    let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) else {
+        return;
+    };
+    let pid = Pid::from_raw(pid);
+    if killpg(pid, Signal::SIGKILL).is_err() {
+        let _ = kill(pid, Signal::SIGKILL);
+    }
+}
+
+/// portable-pty's killer already terminates the process outright here.
+#[cfg(not(unix))]
+fn force_kill(_pid: Option<u32>) {}
+
+impl PtySession {
+    /// Every byte of output read so far, including bytes since dropped from the scrollback.
+    pub fn output_bytes(&self) -> u64 {
+        self.shared.output.total()
+    }
+}
+
+impl TerminalSession for PtySession {
+    fn id(&self) -> SessionId {
+        self.shared.id
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.shared.pid
+    }
+
+    fn write(&self, bytes: &[u8]) -> Result<(), PtyError> {
+        self.shared.input.send(bytes)
+    }
+
+    fn resize(&self, size: TerminalSize) -> Result<(), PtyError> {
+        let master = lock(&self.shared.master);
+        let master = master.as_ref().ok_or(PtyError::Closed)?;
+        master
+            .resize(pty_size(size))
+            .map_err(|e| PtyError::Io(format!("{e:#}")))
+    }
+
+    fn attach(&self, sink: OutputSink) -> Attachment {
+        self.shared.output.attach(sink)
+    }
+
+    fn detach(&self, attachment: u64) {
+        self.shared.output.detach(attachment);
+    }
+
+    fn ack(&self, attachment: u64, bytes: usize) {
+        self.shared.output.ack(attachment, bytes);
+    }
+
+    fn kill(&self) {
+        self.shared.kill();
+    }
+
+    fn exit_status(&self) -> Option<ExitInfo> {
+        lock(&self.shared.exit).clone()
+    }
+}
+
+impl Drop for PtySession {
+    fn drop(&mut self) {
+        self.shared.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    #[test]
+    fn thread_names_fit_the_linux_limit_and_name_the_session() {
+        let id = SessionId::from_uuid(Uuid::from_u128(0x1234_5678_9abc_def0_1234_5678_9abc_def0));
+        let name = thread_name('r', id);
+        assert_eq!(name, "ptyr-12345678");
+        assert!(name.len() <= 15);
+    }
+}

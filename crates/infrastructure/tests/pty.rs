@@ -1,0 +1,618 @@
+//! `PortablePtyHost` against real pseudo-terminals and real programs (`sh`, `cat`, `yes`).
+//!
+//! No assertion is about speed: every wait polls with a generous deadline.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use idea_domain::ids::SessionId;
+use idea_domain::terminal::{
+    ExitHandler, ExitInfo, OutputSink, PtyError, SpawnSpec, TerminalHost, TerminalSession,
+    TerminalSize,
+};
+use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use uuid::Uuid;
+
+const PATIENCE: Duration = Duration::from_secs(10);
+
+fn spec(command: &str, args: &[&str]) -> SpawnSpec {
+    SpawnSpec {
+        command: command.to_owned(),
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        env: BTreeMap::new(),
+        env_remove: vec![],
+        cwd: std::env::temp_dir(),
+        size: TerminalSize::default(),
+        stdin_injection: None,
+        sandbox: None,
+    }
+}
+
+fn sh(script: &str) -> SpawnSpec {
+    spec("sh", &["-c", script])
+}
+
+fn new_id() -> SessionId {
+    SessionId::from_uuid(Uuid::new_v4())
+}
+
+fn exit_channel() -> (ExitHandler, Receiver<ExitInfo>) {
+    let (tx, rx) = mpsc::channel();
+    (
+        Box::new(move |info| {
+            let _ = tx.send(info);
+        }),
+        rx,
+    )
+}
+
+fn wait_exit(exits: &Receiver<ExitInfo>) -> ExitInfo {
+    exits
+        .recv_timeout(PATIENCE)
+        .expect("the exit handler ran in time")
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// What a client would show: the replay, then the live output, in order.
+#[derive(Clone, Default)]
+struct Screen(Arc<Mutex<Vec<u8>>>);
+
+impl Screen {
+    fn sink(&self) -> OutputSink {
+        let bytes = Arc::clone(&self.0);
+        Box::new(move |batch: &[u8]| bytes.lock().unwrap().extend_from_slice(batch))
+    }
+
+    /// Attaches, putting the replay first: live batches wait on our lock meanwhile.
+    fn attach(&self, session: &dyn TerminalSession) -> u64 {
+        let mut bytes = self.0.lock().unwrap();
+        let attachment = session.attach(self.sink());
+        bytes.extend_from_slice(&attachment.replay);
+        attachment.id
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    fn wait_for(&self, needle: &str) {
+        wait_until(&format!("{needle:?} in {:?}", self.text()), || {
+            self.text().contains(needle)
+        });
+    }
+}
+
+/// Compares long texts, reporting where they first differ instead of dumping both.
+fn assert_same_text(actual: &str, expected: &str) {
+    if actual == expected {
+        return;
+    }
+    let at = actual
+        .bytes()
+        .zip(expected.bytes())
+        .position(|(a, e)| a != e)
+        .unwrap_or(actual.len().min(expected.len()));
+    let around = |s: &str| {
+        s.get(at.saturating_sub(40)..(at + 40).min(s.len()))
+            .unwrap_or("")
+            .to_owned()
+    };
+    panic!(
+        "texts differ at byte {at} (lengths {} and {}): got {:?}, expected {:?}",
+        actual.len(),
+        expected.len(),
+        around(actual),
+        around(expected)
+    );
+}
+
+fn host() -> PortablePtyHost {
+    PortablePtyHost::new()
+}
+
+#[test]
+fn echo_output_then_exit_code_zero() {
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &sh("echo hello"), on_exit).unwrap();
+    assert!(session.pid().is_some());
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    assert_eq!(
+        wait_exit(&exits),
+        ExitInfo {
+            code: 0,
+            signal: None
+        }
+    );
+    screen.wait_for("hello\r\n");
+    assert_eq!(session.exit_status().map(|e| e.code), Some(0));
+}
+
+#[test]
+fn the_exit_is_reported_after_the_last_output() {
+    let screen = Screen::default();
+    let seen_at_exit = Arc::new(Mutex::new(String::new()));
+    let on_exit: ExitHandler = {
+        let screen = screen.clone();
+        let seen_at_exit = Arc::clone(&seen_at_exit);
+        Box::new(move |_| *seen_at_exit.lock().unwrap() = screen.text())
+    };
+    let (done, exits) = exit_channel();
+    let on_exit: ExitHandler = Box::new(move |info| {
+        on_exit(info.clone());
+        done(info);
+    });
+    let session = host()
+        .spawn(
+            new_id(),
+            &sh("read x; printf 'the last words'; exit 0"),
+            on_exit,
+        )
+        .unwrap();
+    screen.attach(session.as_ref());
+    session.write(b"\n").unwrap();
+    wait_exit(&exits);
+    let seen = seen_at_exit.lock().unwrap().clone();
+    assert!(seen.ends_with("the last words"), "{seen:?}");
+}
+
+#[test]
+fn an_error_exit_code_is_propagated() {
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &sh("exit 3"), on_exit).unwrap();
+    assert_eq!(
+        wait_exit(&exits),
+        ExitInfo {
+            code: 3,
+            signal: None
+        }
+    );
+    assert_eq!(session.exit_status().map(|e| e.code), Some(3));
+}
+
+#[test]
+fn a_child_that_dies_at_once_is_reported_not_a_crash() {
+    for (program, code) in [("true", 0), ("false", 1)] {
+        let (on_exit, exits) = exit_channel();
+        let _session = host()
+            .spawn(new_id(), &spec(program, &[]), on_exit)
+            .unwrap();
+        assert_eq!(wait_exit(&exits).code, code, "{program}");
+    }
+}
+
+#[test]
+fn a_missing_program_is_command_not_found() {
+    let (on_exit, _) = exit_channel();
+    let err = host()
+        .spawn(new_id(), &spec("idea-no-such-program-9d2e", &[]), on_exit)
+        .err();
+    assert_eq!(
+        err,
+        Some(PtyError::CommandNotFound(
+            "idea-no-such-program-9d2e".into()
+        ))
+    );
+
+    let (on_exit, _) = exit_channel();
+    let err = host()
+        .spawn(new_id(), &spec("/nonexistent-dir/agent", &[]), on_exit)
+        .err();
+    assert_eq!(
+        err,
+        Some(PtyError::CommandNotFound("/nonexistent-dir/agent".into()))
+    );
+}
+
+#[test]
+fn a_missing_working_directory_is_a_spawn_failure() {
+    let (on_exit, _) = exit_channel();
+    let mut spec = sh("true");
+    spec.cwd = "/nonexistent-dir/project".into();
+    let err = host().spawn(new_id(), &spec, on_exit).err();
+    assert!(matches!(err, Some(PtyError::SpawnFailed { .. })), "{err:?}");
+}
+
+#[test]
+fn runs_in_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = spec("pwd", &[]);
+    spec.cwd = dir.path().canonicalize().unwrap();
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &spec, on_exit).unwrap();
+    wait_exit(&exits);
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    screen.wait_for(&format!("{}\r\n", spec.cwd.display()));
+}
+
+#[test]
+fn environment_is_inherited_edited_and_given_terminal_variables() {
+    // Two variables this process really has: the child loses the first, inherits the second.
+    // (`TERM`, `COLORTERM` are overridden and portable-pty sets `SHELL` itself: skip those.)
+    // (The multiplexer variables are always stripped.)
+    const SKIP: [&str; 9] = [
+        "TERM",
+        "COLORTERM",
+        "SHELL",
+        "FOO",
+        "TMUX",
+        "TMUX_PANE",
+        "STY",
+        "ZELLIJ",
+        "ZELLIJ_SESSION_NAME",
+    ];
+    let mut ours = std::env::vars_os()
+        .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(key, value)| !SKIP.contains(&key.as_str()) && !value.contains(['\n', '\r']));
+    let (removed, _) = ours
+        .next()
+        .expect("the test process has environment variables");
+    let (kept, kept_value) = ours.next().expect("the test process has two");
+
+    // `env` prints exactly what it was given: no shell in between to add variables.
+    let mut spec = spec("env", &[]);
+    spec.env_remove = vec![removed.clone()];
+    spec.env.insert("FOO".into(), "bar".into());
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &spec, on_exit).unwrap();
+    assert_eq!(wait_exit(&exits).code, 0);
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    let text = screen.text();
+    let env: BTreeMap<&str, &str> = text
+        .split("\r\n")
+        .filter_map(|line| line.split_once('='))
+        .collect();
+    assert_eq!(env.get(removed.as_str()), None, "{removed} was not removed");
+    assert_eq!(
+        env.get(kept.as_str()),
+        Some(&kept_value.as_str()),
+        "{kept} not inherited"
+    );
+    assert_eq!(env.get("FOO"), Some(&"bar"));
+    assert_eq!(env.get("TERM"), Some(&"xterm-256color"));
+    assert_eq!(env.get("COLORTERM"), Some(&"truecolor"));
+    assert_eq!(env.get("TMUX"), None);
+}
+
+#[test]
+fn stdin_injection_is_typed_once_the_pty_is_live() {
+    let mut spec = sh("read line; echo \"got:$line\"");
+    spec.stdin_injection = Some("hello\n".into());
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &spec, on_exit).unwrap();
+    assert_eq!(wait_exit(&exits).code, 0);
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    screen.wait_for("got:hello");
+}
+
+#[test]
+fn writes_from_many_threads_keep_their_order_and_never_interleave() {
+    const THREADS: usize = 8;
+    const WRITES: u32 = 200;
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn(new_id(), &sh("stty -echo; echo READY; exec cat"), on_exit)
+        .unwrap();
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    screen.wait_for("READY\r\n");
+
+    let writers: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let session = Arc::clone(&session);
+            thread::spawn(move || {
+                for seq in 0..WRITES {
+                    session
+                        .write(format!("t{t} s{seq:04} end\n").as_bytes())
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    let lines_after_ready = |text: &str| -> Vec<String> {
+        let after = text.split_once("READY\r\n").map_or("", |(_, rest)| rest);
+        after
+            .split("\r\n")
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let total = THREADS * WRITES as usize;
+    wait_until("every line echoed back by cat", || {
+        lines_after_ready(&screen.text()).len() >= total
+    });
+    let mut last: Vec<Option<u32>> = vec![None; THREADS];
+    let lines = lines_after_ready(&screen.text());
+    assert_eq!(lines.len(), total);
+    for line in &lines {
+        let parts: Vec<&str> = line.split(' ').collect();
+        assert_eq!(parts.len(), 3, "interleaved write: {line:?}");
+        assert_eq!(parts[2], "end", "interleaved write: {line:?}");
+        let t: usize = parts[0].trim_start_matches('t').parse().unwrap();
+        let seq: u32 = parts[1].trim_start_matches('s').parse().unwrap();
+        assert!(
+            last[t].is_none_or(|prev| prev < seq),
+            "thread {t}: {seq} after {:?}",
+            last[t]
+        );
+        last[t] = Some(seq);
+    }
+    assert!(last.iter().all(|l| *l == Some(WRITES - 1)));
+
+    // Ctrl-D at the start of a line: end of file for cat.
+    session.write(b"\x04").unwrap();
+    assert_eq!(wait_exit(&exits).code, 0);
+    assert_eq!(session.write(b"late"), Err(PtyError::Closed));
+}
+
+#[test]
+fn initial_size_and_resize_are_seen_by_the_child() {
+    let mut spec = sh("stty size; read x; stty size; read y");
+    spec.size = TerminalSize { rows: 30, cols: 90 };
+    let (on_exit, exits) = exit_channel();
+    let session = host().spawn(new_id(), &spec, on_exit).unwrap();
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    screen.wait_for("30 90\r\n");
+    session
+        .resize(TerminalSize {
+            rows: 40,
+            cols: 100,
+        })
+        .unwrap();
+    session.write(b"\n").unwrap();
+    screen.wait_for("40 100\r\n");
+    session.write(b"\n").unwrap();
+    wait_exit(&exits);
+    assert_eq!(
+        session.resize(TerminalSize::default()),
+        Err(PtyError::Closed)
+    );
+}
+
+#[test]
+fn attach_replays_past_output_then_continues_live_without_duplicates() {
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn(
+            new_id(),
+            &sh("stty -echo; echo first; read x; echo second; read y"),
+            on_exit,
+        )
+        .unwrap();
+    let early = Screen::default();
+    early.attach(session.as_ref());
+    early.wait_for("first\r\n");
+
+    let late = Screen::default();
+    let attachment = session.attach(late.sink());
+    assert!(String::from_utf8_lossy(&attachment.replay).contains("first\r\n"));
+    session.write(b"go\n").unwrap();
+    late.wait_for("second\r\n");
+    assert!(
+        !late.text().contains("first"),
+        "the live stream repeated the replay"
+    );
+    session.detach(attachment.id);
+    session.write(b"\n").unwrap();
+    wait_exit(&exits);
+    assert_eq!(early.text().matches("second").count(), 1);
+}
+
+#[test]
+fn attach_during_a_stream_sees_every_line_exactly_once() {
+    const LINES: u32 = 20_000;
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn_session(
+            new_id(),
+            &sh(&format!(
+                "i=0; while [ $i -lt {LINES} ]; do echo $i; i=$((i+1)); done"
+            )),
+            on_exit,
+        )
+        .unwrap();
+    wait_until("the first output", || session.output_bytes() > 0);
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    wait_exit(&exits);
+    let expected: String = (0..LINES).map(|i| format!("{i}\r\n")).collect();
+    assert_same_text(&screen.text(), &expected);
+}
+
+/// A client that counts what it receives and acknowledges nothing.
+fn counting_sink() -> (OutputSink, Arc<AtomicUsize>) {
+    let delivered = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&delivered);
+    let sink: OutputSink = Box::new(move |batch: &[u8]| {
+        counter.fetch_add(batch.len(), Ordering::SeqCst);
+    });
+    (sink, delivered)
+}
+
+#[test]
+fn a_client_that_never_acks_holds_the_producer_back_until_it_acks() {
+    let config = PtyConfig::default();
+    // The most that can get past the high watermark: the batch that crossed it.
+    let bound = config.high_watermark + config.batch_bytes + config.read_buffer_bytes;
+    let (on_exit, exits) = exit_channel();
+    let session = PortablePtyHost::with_config(config.clone())
+        .spawn(new_id(), &spec("yes", &[]), on_exit)
+        .unwrap();
+    let (sink, delivered) = counting_sink();
+    let id = session.attach(sink).id;
+
+    wait_until("the high watermark", || {
+        delivered.load(Ordering::SeqCst) > config.high_watermark
+    });
+    // Give an unbounded producer every chance to overrun the bound.
+    thread::sleep(Duration::from_millis(500));
+    let stalled = delivered.load(Ordering::SeqCst);
+    assert!(stalled <= bound, "{stalled} bytes delivered, bound {bound}");
+    thread::sleep(Duration::from_millis(200));
+    assert_eq!(delivered.load(Ordering::SeqCst), stalled, "still flowing");
+
+    session.ack(id, stalled);
+    wait_until("output to resume after the ack", || {
+        delivered.load(Ordering::SeqCst) > stalled
+    });
+
+    session.kill();
+    assert_eq!(wait_exit(&exits).signal.as_deref(), Some("SIGHUP"));
+}
+
+#[test]
+fn detaching_a_slow_client_releases_its_backpressure() {
+    let config = PtyConfig::default();
+    let (on_exit, exits) = exit_channel();
+    let session = PortablePtyHost::with_config(config.clone())
+        .spawn(new_id(), &spec("yes", &[]), on_exit)
+        .unwrap();
+    // A fast client acknowledging every batch as it arrives (from inside its sink).
+    let fast_delivered = Arc::new(AtomicUsize::new(0));
+    let fast_id = Arc::new(AtomicU64::new(0));
+    let fast_sink: OutputSink = {
+        let session = Arc::downgrade(&session);
+        let fast_delivered = Arc::clone(&fast_delivered);
+        let fast_id = Arc::clone(&fast_id);
+        Box::new(move |batch: &[u8]| {
+            fast_delivered.fetch_add(batch.len(), Ordering::SeqCst);
+            if let Some(session) = session.upgrade() {
+                session.ack(fast_id.load(Ordering::SeqCst), batch.len());
+            }
+        })
+    };
+    fast_id.store(session.attach(fast_sink).id, Ordering::SeqCst);
+    let (slow_sink, slow_delivered) = counting_sink();
+    let slow = session.attach(slow_sink).id;
+
+    wait_until("the slow client to reach the high watermark", || {
+        slow_delivered.load(Ordering::SeqCst) > config.high_watermark
+    });
+    thread::sleep(Duration::from_millis(300));
+    let stalled = fast_delivered.load(Ordering::SeqCst);
+    thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        fast_delivered.load(Ordering::SeqCst),
+        stalled,
+        "the slow client should hold everyone back"
+    );
+
+    session.detach(slow);
+    wait_until("output to resume after the detach", || {
+        fast_delivered.load(Ordering::SeqCst) > stalled + config.high_watermark
+    });
+    session.kill();
+    wait_exit(&exits);
+}
+
+#[test]
+fn without_clients_a_flood_only_fills_the_bounded_scrollback() {
+    let config = PtyConfig {
+        scrollback_bytes: 64 * 1024,
+        ..PtyConfig::default()
+    };
+    let (on_exit, exits) = exit_channel();
+    let session = PortablePtyHost::with_config(config)
+        .spawn_session(new_id(), &sh("yes | head -c 3000000; echo END"), on_exit)
+        .unwrap();
+    assert_eq!(wait_exit(&exits).code, 0);
+    assert!(session.output_bytes() > 3_000_000);
+    let replay = session.attach(Box::new(|_: &[u8]| {})).replay;
+    assert_eq!(replay.len(), 64 * 1024);
+    assert!(replay.ends_with(b"y\r\nEND\r\n"));
+}
+
+#[test]
+fn kill_ends_the_process_and_runs_the_exit_handler() {
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn(new_id(), &spec("sleep", &["1000"]), on_exit)
+        .unwrap();
+    session.kill();
+    let info = wait_exit(&exits);
+    assert_eq!(
+        info,
+        ExitInfo {
+            code: 129,
+            signal: Some("SIGHUP".into())
+        }
+    );
+    assert_eq!(session.exit_status(), Some(info));
+    assert_eq!(session.write(b"x"), Err(PtyError::Closed));
+    session.kill(); // a second kill after the exit is harmless
+}
+
+#[test]
+fn kill_escalates_to_sigkill_when_sighup_is_ignored() {
+    let config = PtyConfig {
+        kill_grace: Duration::from_millis(200),
+        ..PtyConfig::default()
+    };
+    let (on_exit, exits) = exit_channel();
+    let session = PortablePtyHost::with_config(config)
+        .spawn(
+            new_id(),
+            &sh("trap '' HUP; echo ready; while :; do sleep 1; done"),
+            on_exit,
+        )
+        .unwrap();
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    screen.wait_for("ready");
+    session.kill();
+    assert_eq!(wait_exit(&exits).signal.as_deref(), Some("SIGKILL"));
+}
+
+#[test]
+fn dropping_the_last_handle_kills_the_process() {
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn(new_id(), &spec("sleep", &["1000"]), on_exit)
+        .unwrap();
+    drop(session);
+    assert_eq!(wait_exit(&exits).signal.as_deref(), Some("SIGHUP"));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_session_thread_ends_after_the_exit() {
+    let uuid = Uuid::new_v4();
+    let suffix = format!("-{}", &uuid.simple().to_string()[..8]);
+    let threads_of_session = || -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+            .filter(|name| name.trim_end().starts_with("pty") && name.trim_end().ends_with(&suffix))
+            .count()
+    };
+    let (on_exit, exits) = exit_channel();
+    let session = host()
+        .spawn(SessionId::from_uuid(uuid), &sh("read x; echo bye"), on_exit)
+        .unwrap();
+    // Reader, pump, writer, waiter (a thread names itself once it runs, hence the wait).
+    wait_until("four named threads", || threads_of_session() == 4);
+    session.write(b"\n").unwrap();
+    wait_exit(&exits);
+    wait_until("the session threads to end", || threads_of_session() == 0);
+    // The handle outlives its threads and still answers.
+    assert_eq!(session.exit_status().map(|e| e.code), Some(0));
+}
