@@ -25,5 +25,8 @@ if cargo tree -p idea-domain -e normal | grep -q tokio; then
   echo "idea-domain depends on tokio" >&2; exit 1
 fi
 
+step "generated TypeScript types are current (ts-rs)"
+scripts/gen-types.sh --check
+
 step "Rust tests"
 cargo test --workspace --locked

@@ -92,6 +92,7 @@ impl AppError {
 
 /// `{code, message}`: the one error shape every front end receives.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct WireError {
     pub code: &'static str,
     pub message: String,

@@ -27,6 +27,7 @@ pub enum InvalidAgentName {
 /// A human-facing agent name: trimmed, 1–64 characters, printable, no path separators, with at
 /// least one letter or digit (so its slug is never empty).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(try_from = "String", into = "String")]
 pub struct AgentName(String);
 
@@ -123,6 +124,7 @@ fn fold_accent(c: char) -> char {
 
 /// How an agent came to be.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum AgentOrigin {
     /// Created empty by the user.
@@ -137,6 +139,7 @@ pub enum AgentOrigin {
 /// One agent as the manifest records it. The persona lives in the `.md` at `md_path`
 /// (relative to `.ideai/`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Agent {
     pub agent_id: AgentId,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Something that happened in a project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum DomainEvent {
     #[serde(rename_all = "camelCase")]

@@ -23,6 +23,7 @@ pub enum ManifestError {
 /// The project's agents, in creation order. Ids, names (case-insensitively) and persona paths
 /// are unique.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct AgentManifest {
     pub version: u32,

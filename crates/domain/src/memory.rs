@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// The kind of a memory entry, as in its front matter `type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum MemoryType {
     User,
@@ -26,6 +27,7 @@ impl MemoryType {
 
 /// One line of the memory index: enough to decide whether to read the entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct MemoryIndexEntry {
     pub slug: String,

@@ -100,6 +100,7 @@ pub trait ProjectStore: Send + Sync {
 
 /// A user profile entry that could not be loaded (reported, then skipped).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileProblem {
     /// The file the entry came from.

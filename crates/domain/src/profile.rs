@@ -6,6 +6,7 @@ use std::fmt;
 
 /// A profile's id (`claude-code`, `codex`, …). User profiles with the same id replace built-ins.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(transparent)]
 pub struct ProfileId(pub String);
 
@@ -26,6 +27,7 @@ impl fmt::Display for ProfileId {
 
 /// The working directory an agent's PTY starts in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub enum CwdTemplate {
     /// `.ideai/run/<agentId>/`: isolated, so each agent finds its own convention file.
     #[default]
@@ -38,6 +40,7 @@ pub enum CwdTemplate {
 
 /// How the composed context (project, persona, skills, memory…) reaches the CLI.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum ContextInjection {
     /// Written to `<cwd>/<target>` (e.g. `CLAUDE.md`), which the CLI reads by convention.
@@ -55,6 +58,7 @@ pub enum ContextInjection {
 /// How a CLI's conversation is started with a known id and reopened later. `{id}` in the
 /// argument templates is replaced by the conversation's engine session id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SessionStrategy {
     /// Starts a new conversation with an id IdeA mints (e.g. `["--session-id", "{id}"]`);
@@ -67,6 +71,7 @@ pub struct SessionStrategy {
 
 /// How to hand a CLI IdeA's MCP server (filled in by the orchestration issue).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum McpStyle {
     /// A JSON file `{"mcpServers":{…}}` in the run dir, passed with `flag` (Claude `--mcp-config`).
@@ -80,6 +85,7 @@ pub enum McpStyle {
 /// A CLI's JSON mode, used to run one turn non-interactively (orchestration, structured cells).
 /// `{prompt}` and `{id}` are replaced in the templates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct StructuredMode {
     /// Provider key under which engine session ids are stored (`claude`, `codex`).
@@ -95,6 +101,7 @@ pub struct StructuredMode {
 
 /// How to run one agent CLI.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct AgentProfile {
     pub id: ProfileId,

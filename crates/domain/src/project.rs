@@ -9,6 +9,7 @@ pub const PROJECT_VERSION: u32 = 1;
 
 /// `.ideai/project.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Project {
     pub version: u32,
@@ -27,6 +28,7 @@ pub enum InvalidProjectPath {
 
 /// The absolute, `..`-free root folder of a project.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(try_from = "PathBuf", into = "PathBuf")]
 pub struct ProjectPath(PathBuf);
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where a skill lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum SkillScope {
     /// `<project>/.ideai/skills/`.
@@ -14,6 +15,7 @@ pub enum SkillScope {
 
 /// An agent's reference to a skill, in manifest order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SkillRef {
     pub scope: SkillScope,
@@ -22,6 +24,7 @@ pub struct SkillRef {
 
 /// A skill as read from its `SKILL.md`: front matter `name`, `description`, then a Markdown body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Skill {
     pub id: String,

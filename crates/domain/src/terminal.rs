@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 /// Rows and columns of a terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalSize {
     pub rows: u16,
@@ -22,6 +23,7 @@ impl Default for TerminalSize {
 
 /// The OS sandbox to apply to a child (filled in by the sandbox issue; `None` = native).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SandboxPlan {
     pub read_paths: Vec<PathBuf>,
@@ -31,6 +33,7 @@ pub struct SandboxPlan {
 /// Everything needed to start one process in a PTY. Built by a pure function from the profile
 /// and the agent; the adapter adds nothing but terminal variables (`TERM`, `COLORTERM`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SpawnSpec {
     /// The program, resolved on `PATH` by the adapter when it has no `/`.
@@ -52,6 +55,7 @@ pub struct SpawnSpec {
 
 /// How a terminal's process ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct ExitInfo {
     /// The exit code (a process killed by a signal reports a non-zero code).
@@ -128,6 +132,7 @@ pub trait TerminalSession: Send + Sync {
 
 /// Whether a session's process is still alive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum SessionStatus {
     Running,
@@ -136,6 +141,7 @@ pub enum SessionStatus {
 
 /// What a front end knows about one terminal session of a cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
     pub session_id: SessionId,

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 /// A persona to start an agent from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct PersonaTemplate {
     pub id: &'static str,

@@ -46,6 +46,7 @@ pub fn layout_name(raw: &str) -> Result<String, LayoutError> {
 
 /// One tab: a named layout tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct NamedLayout {
     /// Stable id of the tab.
@@ -77,6 +78,7 @@ impl NamedLayout {
 /// unique layout ids, `active` names one of them, valid names and trees. Layout names need not
 /// be unique; ids identify tabs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Layouts {
     /// Schema version, [`LAYOUTS_VERSION`] when written by this build.

@@ -18,6 +18,7 @@ use crate::ids::{AgentId, ConversationId, NodeId};
 
 /// How a split lays out its children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum Direction {
     /// Children side by side, first on the left.
@@ -28,6 +29,7 @@ pub enum Direction {
 
 /// Which side of a target cell a new or moved cell goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum Side {
     /// Left of the target (horizontal) or above it (vertical).
@@ -38,6 +40,7 @@ pub enum Side {
 
 /// A cell: the place an agent is shown, and what is needed to bring it back after a restart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Leaf {
     /// The cell's id, stable for the cell's whole life (moves and swaps keep it).
@@ -79,6 +82,7 @@ impl Leaf {
 
 /// A node dividing its space between two or more children.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct Split {
     /// The split's id (what [`LayoutTree::resize`] addresses).
@@ -93,6 +97,7 @@ pub struct Split {
 
 /// A node of the layout tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum LayoutNode {
     /// An inner node.
@@ -191,6 +196,7 @@ impl LayoutNode {
 ///
 /// Node ids are unique within a tree. Serialises as its root node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export, as = "LayoutNode"))]
 #[serde(transparent)]
 pub struct LayoutTree {
     /// The root: a single cell, or a split.
