@@ -1,1 +1,2 @@
-//! Shared support for the end-to-end tests lives here as it grows (fake agent CLIs, fixtures).
+//! Support for IdeA's end-to-end tests. The `fake-agent` binary stands in for the real agent
+//! CLIs: it takes the same session flags and records what it was started with.

@@ -1,0 +1,119 @@
+//! A fake coding-agent CLI for end-to-end tests.
+//!
+//! Like Claude Code it takes `--session-id <id>` (refused when the id was used before) and
+//! `--resume <id>` (refused when unknown), reads a convention file (`CLAUDE.md`, `AGENTS.md`,
+//! `GEMINI.md`) from its cwd, and then behaves as a small REPL: it prints `fake> `, answers each
+//! line with `you said: <line>`, and exits on `exit [code]` or end of input.
+//!
+//! Every start appends one JSON line to `$FAKE_AGENT_LOG` (when set): argv, cwd, selected
+//! environment variables and the convention file it found. Sessions are remembered as files
+//! in `$FAKE_AGENT_HOME/sessions/` (default: `<cwd>/.fake-agent`).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+const CONVENTION_FILES: [&str; 3] = ["CLAUDE.md", "AGENTS.md", "GEMINI.md"];
+const RECORDED_ENV: [&str; 6] = [
+    "TMUX",
+    "TERM",
+    "COLORTERM",
+    "HOME",
+    "IDEA_CONTEXT",
+    "FAKE_AGENT_MARK",
+];
+
+fn main() {
+    std::process::exit(run());
+}
+
+fn flag_value(args: &[String], flag: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+fn run() -> i32 {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let home =
+        std::env::var_os("FAKE_AGENT_HOME").map_or_else(|| cwd.join(".fake-agent"), PathBuf::from);
+    let sessions = home.join("sessions");
+    let convention = CONVENTION_FILES.iter().find_map(|name| {
+        std::fs::read_to_string(cwd.join(name))
+            .ok()
+            .map(|text| (name.to_string(), text))
+    });
+    record(&args, &cwd, convention.as_ref());
+
+    if let Some(id) = flag_value(&args, "--session-id") {
+        if sessions.join(&id).exists() {
+            eprintln!("Error: Session ID {id} is already in use.");
+            return 1;
+        }
+        if std::fs::create_dir_all(&sessions)
+            .and_then(|()| std::fs::write(sessions.join(&id), b""))
+            .is_err()
+        {
+            eprintln!("Error: cannot record session {id}");
+            return 1;
+        }
+    }
+    if let Some(id) = flag_value(&args, "--resume") {
+        if !sessions.join(&id).exists() {
+            eprintln!("Error: No conversation found with session ID: {id}");
+            return 1;
+        }
+        println!("resumed {id}");
+    }
+    if let Some((name, _)) = &convention {
+        println!("read {name}");
+    }
+    repl()
+}
+
+fn record(args: &[String], cwd: &std::path::Path, convention: Option<&(String, String)>) {
+    let Some(log) = std::env::var_os("FAKE_AGENT_LOG") else {
+        return;
+    };
+    let env: serde_json::Map<String, serde_json::Value> = RECORDED_ENV
+        .iter()
+        .map(|k| {
+            (
+                k.to_string(),
+                std::env::var(k).map_or(serde_json::Value::Null, serde_json::Value::String),
+            )
+        })
+        .collect();
+    let line = serde_json::json!({
+        "args": args,
+        "cwd": cwd,
+        "env": env,
+        "conventionFile": convention.map(|(name, _)| name),
+        "convention": convention.map(|(_, text)| text),
+    });
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
+
+fn repl() -> i32 {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let _ = write!(out, "fake> ");
+    let _ = out.flush();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return 1 };
+        let line = line.trim_end_matches('\r');
+        if let Some(rest) = line.strip_prefix("exit") {
+            return rest.trim().parse().unwrap_or(0);
+        }
+        let _ = write!(out, "you said: {line}\nfake> ");
+        let _ = out.flush();
+    }
+    0
+}

@@ -1,0 +1,164 @@
+//! A real project in a temp dir, real adapters, and a profile that runs `fake-agent`.
+
+use idea_application::agents::{self, NewAgent};
+use idea_application::{Deps, Ports, layouts};
+use idea_domain::layout::Direction;
+use idea_domain::ports::EventPublisher;
+use idea_domain::terminal::{SessionInfo, TerminalSize};
+use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId, SessionId};
+use idea_infrastructure::profiles::FsProfileCatalog;
+use idea_infrastructure::pty::PortablePtyHost;
+use idea_infrastructure::store::FsProjectStore;
+use idea_infrastructure::system::RandomIds;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub const SIZE: TerminalSize = TerminalSize {
+    rows: 30,
+    cols: 100,
+};
+
+#[derive(Default)]
+pub struct Events(pub Mutex<Vec<DomainEvent>>);
+
+impl EventPublisher for Events {
+    fn publish(&self, event: DomainEvent) {
+        self.0.lock().unwrap().push(event);
+    }
+}
+
+pub struct World {
+    pub dir: tempfile::TempDir,
+    pub deps: Deps,
+    pub events: Arc<Events>,
+}
+
+impl World {
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    /// The fake agent's log: one JSON object per start.
+    pub fn starts(&self) -> Vec<serde_json::Value> {
+        let text =
+            std::fs::read_to_string(self.dir.path().join("fake-agent.log")).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    pub fn agent(&self, name: &str) -> Agent {
+        let new = NewAgent {
+            name: name.into(),
+            profile_id: ProfileId::new("fake"),
+        };
+        agents::create_from_scratch(&self.deps, new).unwrap()
+    }
+
+    /// The active layout split into two cells.
+    pub fn two_cells(&self) -> (LayoutId, NodeId, NodeId) {
+        let l = layouts::get(&self.deps).unwrap();
+        let first = l.layouts[0].tree.leaves()[0].id;
+        let second = layouts::split(&self.deps, l.active, first, Direction::Horizontal).unwrap();
+        (l.active, first, second)
+    }
+
+    pub fn exited(&self, session: SessionId) -> Option<SessionInfo> {
+        idea_application::sessions::list(&self.deps)
+            .into_iter()
+            .find(|s| s.session_id == session && s.exit.is_some())
+    }
+}
+
+/// A fresh project whose `fake` profile runs the fake agent CLI like Claude Code.
+pub fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(&root).unwrap();
+    let store = Arc::new(FsProjectStore::new(&root));
+    let path = idea_domain::ProjectPath::new(root.clone()).unwrap();
+    idea_application::project::init(store.as_ref(), &RandomIds, &path).unwrap();
+    std::fs::write(
+        root.join(".ideai/CONTEXT.md"),
+        "Shared context for every agent.\n",
+    )
+    .unwrap();
+    let profiles = write_profiles(dir.path());
+    let events = Arc::new(Events::default());
+    let deps = Deps::new(Ports {
+        store,
+        profiles: Arc::new(FsProfileCatalog::load(Some(&profiles))),
+        events: events.clone(),
+        ids: Arc::new(RandomIds),
+        terminals: Arc::new(PortablePtyHost::new()),
+        login_shell: "/bin/sh".into(),
+    });
+    World { dir, deps, events }
+}
+
+fn write_profiles(dir: &Path) -> PathBuf {
+    let file = dir.join("profiles.json");
+    let profiles = serde_json::json!({"version": 1, "profiles": [{
+        "id": "fake",
+        "name": "Fake agent",
+        "command": env!("CARGO_BIN_EXE_fake-agent"),
+        "contextInjection": {"kind": "conventionFile", "target": "CLAUDE.md"},
+        "session": {"assignArgs": ["--session-id", "{id}"], "resumeArgs": ["--resume", "{id}"]},
+        "env": {
+            "FAKE_AGENT_LOG": dir.join("fake-agent.log"),
+            "FAKE_AGENT_HOME": dir.join("fake-home"),
+        },
+    }, {
+        "id": "missing",
+        "name": "Not installed",
+        "command": "/nonexistent/agent-cli",
+        "contextInjection": {"kind": "none"},
+    }]});
+    std::fs::write(&file, serde_json::to_vec_pretty(&profiles).unwrap()).unwrap();
+    file
+}
+
+/// Collects a session's output as it arrives.
+#[derive(Clone, Default)]
+pub struct Screen(Arc<Mutex<Vec<u8>>>);
+
+impl Screen {
+    pub fn attach(deps: &Deps, session: SessionId) -> Self {
+        let screen = Self::default();
+        let sink = screen.0.clone();
+        idea_application::sessions::attach(
+            deps,
+            session,
+            Box::new(move |b| sink.lock().unwrap().extend_from_slice(b)),
+        )
+        .unwrap();
+        screen
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// Waits (up to 10 s) until the output contains `needle`.
+    pub fn wait_for(&self, needle: &str) {
+        wait_until(
+            &format!("output containing {needle:?}"),
+            || self.text().contains(needle),
+            || self.text(),
+        );
+    }
+}
+
+/// Polls `done` until it holds; panics with `state()` after 10 s.
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool, state: impl Fn() -> String) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; state:\n{}",
+            state()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
