@@ -30,3 +30,6 @@ scripts/gen-types.sh --check
 
 step "Rust tests"
 cargo test --workspace --locked
+
+step "desktop smoke run (Xvfb + WebKitGTK)"
+scripts/desktop-smoke.sh
