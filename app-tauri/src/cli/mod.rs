@@ -32,6 +32,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the project to a browser on 127.0.0.1 (DIR defaults to the current folder and
+    /// becomes a project if it is not one); prints the URL to open, with its token.
+    Serve {
+        dir: Option<PathBuf>,
+        /// 0 = any free port.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The secret in the URL (default: 32 random hex digits).
+        #[arg(long)]
+        token: Option<String>,
+    },
     /// Open the project in the desktop window (needs a display).
     #[cfg(feature = "desktop")]
     Desktop { dir: Option<PathBuf> },
@@ -72,6 +83,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Agent(command) => agent::run(command),
         Command::Profiles { json } => doctor::profiles(json),
         Command::Doctor { json } => doctor::doctor(json),
+        Command::Serve { dir, port, token } => {
+            crate::serve::run(&dir.unwrap_or_else(|| PathBuf::from(".")), port, token)
+        }
         #[cfg(feature = "desktop")]
         Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
     }

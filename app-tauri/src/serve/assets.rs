@@ -1,0 +1,96 @@
+//! The web frontend (`frontend/dist`), embedded in the binary at compile time.
+
+use axum::body::{Body, Bytes};
+use axum::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use std::borrow::Cow;
+
+/// `build.rs` writes a placeholder `index.html` when the frontend has not been built.
+#[derive(rust_embed::Embed)]
+#[folder = "../frontend/dist"]
+struct Frontend;
+
+/// The `Content-Type` of a file, by extension.
+fn content_type(path: &str) -> &'static str {
+    let extension = path.rsplit_once('.').map_or("", |(_, ext)| ext);
+    match extension.to_ascii_lowercase().as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "webmanifest" => "application/manifest+json",
+        "txt" => "text/plain; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
+        "otf" => "font/otf",
+        "wasm" => "application/wasm",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `GET` (or `HEAD`) of an embedded file: `/` and `/index.html` are the page, anything not
+/// embedded is `404` (no single-page-app fallback: the UI has no client-side routes).
+pub(super) async fn serve(method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, [(ALLOW, "GET, HEAD")]).into_response();
+    }
+    let path = match uri.path() {
+        "/" => "index.html",
+        other => other.trim_start_matches('/'),
+    };
+    let Some(file) = Frontend::get(path) else {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    };
+    let body = match file.data {
+        Cow::Borrowed(bytes) => Bytes::from_static(bytes),
+        Cow::Owned(bytes) => Bytes::from(bytes),
+    };
+    let mut response = (
+        [
+            (CONTENT_TYPE, content_type(path)),
+            (X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        Body::from(body),
+    )
+        .into_response();
+    if path == "index.html" {
+        // The page names the hashed asset files of this build: never serve a stale one.
+        response.headers_mut().insert(
+            CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        );
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn content_types_follow_the_extension() {
+        assert_eq!(content_type("index.html"), "text/html; charset=utf-8");
+        assert_eq!(
+            content_type("assets/app-1a2b.JS"),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(content_type("assets/app.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("logo.svg"), "image/svg+xml");
+        assert_eq!(content_type("LICENSE"), "application/octet-stream");
+    }
+
+    #[test]
+    fn the_page_is_embedded() {
+        assert!(Frontend::get("index.html").is_some());
+        assert!(Frontend::get("../Cargo.toml").is_none());
+    }
+}

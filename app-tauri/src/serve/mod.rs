@@ -1,0 +1,234 @@
+//! `idea serve`: the project in a browser. HTTP on 127.0.0.1 only, the embedded frontend,
+//! and one WebSocket per page carrying the JSON-RPC API, terminal bytes and events (see
+//! `docs/api.md`, "Transport 1").
+//!
+//! Files: `auth` (token, cookie, `Origin`), `assets` (the embedded frontend), `rpc`
+//! (JSON-RPC framing and error codes), `ws` (one connection).
+
+mod assets;
+mod auth;
+mod rpc;
+mod ws;
+
+use crate::cli::Failure;
+use crate::compose::{OpenProject, open_project};
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::get;
+use idea_application::{Deps, sessions};
+use idea_domain::terminal::SessionStatus;
+use std::future::{Future, IntoFuture};
+use std::io::Write;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::broadcast;
+
+/// Events a slow connection may fall behind by before it is told to reconnect.
+const EVENT_BACKLOG: usize = 1024;
+/// The largest frame a client may send (keystrokes and calls are small; a pasted file is not).
+const MAX_MESSAGE: usize = 16 << 20;
+/// How long shutdown waits for killed sessions to report their exit.
+const EXIT_WAIT: Duration = Duration::from_secs(2);
+
+/// What every request handler shares.
+#[derive(Debug)]
+struct Shared {
+    project: OpenProject,
+    token: String,
+    /// The bound port, for the `Origin` check.
+    port: u16,
+    /// Domain events, already encoded as JSON-RPC notifications, to every connection.
+    events: broadcast::Sender<Utf8Bytes>,
+}
+
+/// A bound, not yet running, server.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+/// Binds `127.0.0.1:port` (`0` = any free port) for `project`, guarded by `token`.
+///
+/// # Errors
+/// When the port cannot be bound.
+pub async fn bind(project: OpenProject, port: u16, token: String) -> std::io::Result<Server> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
+    let addr = listener.local_addr()?;
+    let (events, _) = broadcast::channel(EVENT_BACKLOG);
+    let publish = events.clone();
+    // The bus has no unsubscribe: subscribe once here and fan out through the channel, which
+    // each connection joins and leaves.
+    project.events.subscribe(move |event| {
+        if let Ok(text) = rpc::notification("event", event) {
+            let _ = publish.send(Utf8Bytes::from(text));
+        }
+    });
+    let shared = Arc::new(Shared {
+        project,
+        token,
+        port: addr.port(),
+        events,
+    });
+    Ok(Server {
+        listener,
+        addr,
+        shared,
+    })
+}
+
+impl Server {
+    /// The bound address (always on 127.0.0.1).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The URL to open: it carries the token.
+    pub fn url(&self) -> String {
+        format!("http://{}/?token={}", self.addr, self.shared.token)
+    }
+
+    /// Serves until `shutdown` completes, then closes the project: records which agents were
+    /// running (so the next start can offer to resume them) and stops every session.
+    ///
+    /// # Errors
+    /// When accepting connections fails.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> std::io::Result<()> {
+        let app = router(Arc::clone(&self.shared));
+        // Not a graceful shutdown: open WebSockets would hold it forever. A use case still
+        // running finishes on its blocking thread while the project closes, and every state
+        // file is written atomically either way.
+        let served = tokio::select! {
+            served = axum::serve(self.listener, app).into_future() => served,
+            () = shutdown => Ok(()),
+        };
+        let shared = self.shared;
+        let closed = tokio::task::spawn_blocking(move || close_project(&shared.project.deps)).await;
+        if let Err(e) = closed {
+            eprintln!("idea: closing the project failed: {e}");
+        }
+        served
+    }
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/ws", get(upgrade))
+        .fallback(assets::serve)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            auth::guard,
+        ))
+        .with_state(shared)
+}
+
+async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| ws::connection(socket, shared))
+}
+
+/// Snapshot first (it reads which sessions are running), then kill, then give the exits a
+/// moment to be recorded.
+fn close_project(deps: &Deps) {
+    if let Err(e) = sessions::snapshot_running_agents(deps) {
+        eprintln!("idea: could not record the running agents: {e}");
+    }
+    sessions::stop_all(deps);
+    let deadline = Instant::now() + EXIT_WAIT;
+    while Instant::now() < deadline
+        && sessions::list(deps)
+            .iter()
+            .any(|s| s.status == SessionStatus::Running)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Resolves on SIGINT, SIGTERM or SIGHUP. The handlers are installed before this returns, so
+/// a signal that arrives while the server starts is not lost.
+#[cfg(unix)]
+fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut hangup = signal(SignalKind::hangup())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
+            _ = hangup.recv() => {},
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send> {
+    Ok(async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    })
+}
+
+/// Makes `dir` a project if it is not one yet (so `idea serve` just works), then opens it.
+fn prepare(dir: &Path) -> Result<OpenProject, Failure> {
+    if !dir.is_dir() {
+        return Err(Failure::User(format!("{}: no such folder", dir.display())));
+    }
+    let path = crate::compose::project_path(dir)?;
+    let store = idea_infrastructure::store::FsProjectStore::new(path.as_path());
+    let done =
+        idea_application::project::init(&store, &idea_infrastructure::system::RandomIds, &path)?;
+    if done.created {
+        eprintln!("idea: initialised {}", path.as_path().display());
+    }
+    Ok(open_project(path.as_path())?)
+}
+
+/// `idea serve [DIR] [--port P] [--token T]`: serves until SIGINT/SIGTERM, then exits 0.
+///
+/// # Errors
+/// `Failure::User` for a bad folder, token or port; `Failure::Internal` when the runtime fails.
+pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> {
+    let token = match token {
+        Some(token) => {
+            auth::check_token(&token).map_err(Failure::User)?;
+            token
+        }
+        None => auth::new_token(),
+    };
+    let project = prepare(dir)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            Failure::Internal(anyhow::Error::new(e).context("cannot start the runtime"))
+        })?;
+    let outcome = runtime.block_on(async move {
+        let shutdown = shutdown_signal().map_err(|e| {
+            Failure::Internal(anyhow::Error::new(e).context("cannot install signal handlers"))
+        })?;
+        let shown = project.path.as_path().display().to_string();
+        let server = bind(project, port, token)
+            .await
+            .map_err(|e| Failure::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+        // One line, parsed by scripts and tests; a closed stdout must not stop the server.
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "IdeA serving {shown} at {}", server.url());
+        let _ = stdout.flush();
+        drop(stdout);
+        server
+            .run(shutdown)
+            .await
+            .map_err(|e| Failure::Internal(anyhow::Error::new(e).context("the server failed")))
+    });
+    // Connections still open hold tasks; do not wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    outcome
+}

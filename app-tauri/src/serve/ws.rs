@@ -1,0 +1,252 @@
+//! One WebSocket connection: JSON-RPC calls in text frames, terminal bytes in binary frames
+//! (16-byte session uuid, then the payload), and domain events pushed as notifications.
+
+use super::Shared;
+use super::rpc::{self, RpcError};
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use idea_application::sessions;
+use idea_domain::SessionId;
+use idea_domain::terminal::{Attachment, OutputSink};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::sync::{broadcast, mpsc};
+
+/// Close code sent to a client that fell too far behind on events (its view is stale: it
+/// should reconnect and reload). 1013 = "try again later".
+const LAGGED: u16 = 1013;
+
+/// The frames going to the client.
+///
+/// Unbounded on purpose: terminal output, the only large producer, is bounded upstream by the
+/// PTY's ack-based flow control (reading stops while this client has more than 512 KiB
+/// delivered but unacknowledged), answers are bounded by the calls this client makes, and
+/// events arrive through a bounded broadcast channel instead.
+type Outgoing = mpsc::UnboundedSender<Message>;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionParams {
+    session_id: SessionId,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AckParams {
+    session_id: SessionId,
+    bytes: u64,
+}
+
+/// A binary frame: the session's 16 uuid bytes, then `payload`.
+fn frame(session: SessionId, payload: &[u8]) -> Message {
+    let mut bytes = Vec::with_capacity(16 + payload.len());
+    bytes.extend_from_slice(session.as_uuid().as_bytes());
+    bytes.extend_from_slice(payload);
+    Message::Binary(Bytes::from(bytes))
+}
+
+/// Holds live output back until `attachTerminal`'s answer and the replay have been queued, so
+/// the client sees answer, replay, live output — in that order, with no gap.
+#[derive(Default)]
+struct Gate {
+    open: bool,
+    held: Vec<Message>,
+}
+
+fn output_sink(session: SessionId, out: Outgoing, gate: Arc<Mutex<Gate>>) -> OutputSink {
+    Box::new(move |bytes: &[u8]| {
+        let message = frame(session, bytes);
+        let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
+        if gate.open {
+            // A closed channel means the connection is gone; its detach is on the way.
+            let _ = out.send(message);
+        } else {
+            gate.held.push(message);
+        }
+    })
+}
+
+/// Serves one upgraded connection until the client goes away.
+pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
+    let (mut to_client, mut from_client) = socket.split();
+    let (out, mut outgoing) = mpsc::unbounded_channel::<Message>();
+    let mut events = shared.events.subscribe();
+    let writer = tokio::spawn(async move {
+        loop {
+            // Events first: one published by a call is already in the channel when the call's
+            // answer is queued, so the client sees the change before the answer.
+            let message = tokio::select! {
+                biased;
+                event = events.recv() => match event {
+                    Ok(text) => Message::Text(text),
+                    Err(broadcast::error::RecvError::Lagged(_)) => Message::Close(Some(CloseFrame {
+                        code: LAGGED,
+                        reason: Utf8Bytes::from_static("missed events: reconnect"),
+                    })),
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                message = outgoing.recv() => match message {
+                    Some(message) => message,
+                    None => break,
+                },
+            };
+            let closing = matches!(message, Message::Close(_));
+            if to_client.send(message).await.is_err() || closing {
+                break;
+            }
+        }
+    });
+    let mut client = Client {
+        shared,
+        out,
+        attachments: HashMap::new(),
+    };
+    // Calls are handled one at a time, in arrival order, so keystrokes and `writeTerminal`
+    // reach the PTY in the order they were sent; output and events keep flowing meanwhile.
+    while let Some(Ok(message)) = from_client.next().await {
+        match message {
+            Message::Text(text) => client.on_text(text.as_str()).await,
+            Message::Binary(bytes) => client.on_keystrokes(&bytes),
+            // Ping/pong are answered by the library; after Close the stream ends by itself.
+            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => {}
+        }
+    }
+    client.detach_all();
+    writer.abort();
+}
+
+/// The state of one connection: where its frames go and what it is attached to.
+struct Client {
+    shared: Arc<Shared>,
+    out: Outgoing,
+    /// Session → attachment id, to ack and detach (one attachment per session).
+    attachments: HashMap<SessionId, u64>,
+}
+
+impl Client {
+    fn send(&self, text: String) {
+        let _ = self.out.send(Message::Text(Utf8Bytes::from(text)));
+    }
+
+    fn reply(&self, id: Option<Value>, outcome: Result<Value, RpcError>) {
+        if let Some(id) = id {
+            self.send(rpc::answer(id, outcome));
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let call = match rpc::parse(text) {
+            Ok(call) => call,
+            Err((id, error)) => return self.send(rpc::error(id, &error)),
+        };
+        let rpc::Call { id, method, params } = call;
+        let outcome = match method.as_str() {
+            "attachTerminal" => return self.attach(id, params),
+            "detachTerminal" => self.detach(params),
+            "ackTerminal" => self.ack(params),
+            _ => self.api(&method, params).await,
+        };
+        self.reply(id, outcome);
+    }
+
+    /// Any request of [`crate::api`], run off the async threads (use cases may do file I/O).
+    async fn api(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+        let request = rpc::decode_request(method, params)?;
+        let shared = Arc::clone(&self.shared);
+        tokio::task::spawn_blocking(move || crate::api::handle(&shared.project.deps, request))
+            .await
+            .map_err(|e| RpcError::internal(format!("the request failed: {e}")))?
+            .map_err(RpcError::from_wire)
+    }
+
+    fn attach(&mut self, id: Option<Value>, params: Option<Value>) {
+        let session = match rpc::params::<SessionParams>(params) {
+            Ok(p) => p.session_id,
+            Err(e) => return self.reply(id, Err(e)),
+        };
+        let deps = &self.shared.project.deps;
+        if let Some(previous) = self.attachments.remove(&session) {
+            sessions::detach(deps, session, previous);
+        }
+        let gate = Arc::new(Mutex::new(Gate::default()));
+        let sink = output_sink(session, self.out.clone(), Arc::clone(&gate));
+        let Attachment {
+            id: attachment,
+            replay,
+        } = match sessions::attach(deps, session, sink) {
+            Ok(attachment) => attachment,
+            Err(e) => return self.reply(id, Err(RpcError::from_wire(e.to_wire()))),
+        };
+        self.attachments.insert(session, attachment);
+        let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
+        self.reply(id, Ok(json!({ "attachment": attachment })));
+        if !replay.is_empty() {
+            let _ = self.out.send(frame(session, &replay));
+        }
+        for held in gate.held.drain(..) {
+            let _ = self.out.send(held);
+        }
+        gate.open = true;
+    }
+
+    fn detach(&mut self, params: Option<Value>) -> Result<Value, RpcError> {
+        let session = rpc::params::<SessionParams>(params)?.session_id;
+        if let Some(attachment) = self.attachments.remove(&session) {
+            sessions::detach(&self.shared.project.deps, session, attachment);
+        }
+        Ok(Value::Null)
+    }
+
+    fn ack(&self, params: Option<Value>) -> Result<Value, RpcError> {
+        let AckParams { session_id, bytes } = rpc::params(params)?;
+        if let Some(&attachment) = self.attachments.get(&session_id) {
+            let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+            sessions::ack(&self.shared.project.deps, session_id, attachment, bytes);
+        }
+        Ok(Value::Null)
+    }
+
+    /// Keystrokes: 16 bytes of session uuid, then the bytes to type. A frame too short, or for
+    /// a session that is gone, is dropped: the client learns of an exit from `sessionExited`.
+    fn on_keystrokes(&self, frame: &[u8]) {
+        let Some((head, payload)) = frame.split_first_chunk::<16>() else {
+            return;
+        };
+        let session = SessionId::from_uuid(uuid::Uuid::from_bytes(*head));
+        let _ = sessions::write(&self.shared.project.deps, session, payload);
+    }
+
+    /// On disconnect: release every attachment (and the backpressure it may apply).
+    fn detach_all(&mut self) {
+        for (session, attachment) in self.attachments.drain() {
+            sessions::detach(&self.shared.project.deps, session, attachment);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn output_is_held_until_the_gate_opens() {
+        let (out, mut rx) = mpsc::unbounded_channel();
+        let gate = Arc::new(Mutex::new(Gate::default()));
+        let session = SessionId::from_uuid(uuid::Uuid::from_u128(7));
+        let sink = output_sink(session, out, Arc::clone(&gate));
+        sink(b"early");
+        assert!(rx.try_recv().is_err());
+        assert_eq!(gate.lock().unwrap().held.len(), 1);
+        gate.lock().unwrap().open = true;
+        sink(b"live");
+        let Message::Binary(bytes) = rx.try_recv().unwrap() else {
+            panic!("not binary");
+        };
+        assert_eq!(&bytes[..16], session.as_uuid().as_bytes());
+        assert_eq!(&bytes[16..], b"live");
+    }
+}

@@ -1,0 +1,491 @@
+//! `idea serve`, run for real: the token and Origin guards over raw HTTP, JSON-RPC over the
+//! WebSocket, a shell cell streamed both ways, and a clean SIGTERM.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream as AsyncTcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// A running `idea serve` on a fresh folder; killed when dropped.
+struct Served {
+    child: Child,
+    port: u16,
+    project: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve() -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    let user = dir.path().join("user");
+    std::fs::create_dir_all(&project).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idea"))
+        .args(["serve", project.to_str().unwrap(), "--port", "0"])
+        .args(["--token", TOKEN])
+        .env("IDEA_USER_DIR", &user)
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let project = project.canonicalize().unwrap();
+    let prefix = format!("IdeA serving {} at http://127.0.0.1:", project.display());
+    let rest = line
+        .trim_end()
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
+    let (port, query) = rest.split_once('/').unwrap();
+    assert_eq!(query, format!("?token={TOKEN}"));
+    Served {
+        child,
+        port: port.parse().unwrap(),
+        project,
+        _dir: dir,
+    }
+}
+
+impl Served {
+    /// Sends SIGTERM and waits for the exit.
+    fn terminate(&mut self) -> ExitStatus {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "idea serve ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// One HTTP response, read whole.
+struct Reply {
+    status: u16,
+    /// The header lines, lower-cased.
+    head: String,
+    body: String,
+}
+
+fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut request =
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    Reply {
+        status,
+        head: head.to_ascii_lowercase(),
+        body: body.to_owned(),
+    }
+}
+
+#[test]
+fn http_needs_the_token_and_a_local_origin() {
+    let served = serve();
+    let port = served.port;
+    let cookie = format!("idea_token={TOKEN}");
+
+    let anonymous = get(port, "/", &[]);
+    assert_eq!(anonymous.status, 401);
+    assert!(anonymous.head.contains("content-type: text/plain"));
+    assert_eq!(get(port, "/?token=wrong", &[]).status, 401);
+    assert_eq!(
+        get(port, "/", &[("Cookie", "idea_token=wrong")]).status,
+        401
+    );
+    assert_eq!(get(port, "/assets/app.js", &[]).status, 401);
+
+    let page = get(port, &format!("/?token={TOKEN}"), &[]);
+    assert_eq!(page.status, 200);
+    assert!(
+        page.head.contains("content-type: text/html"),
+        "{}",
+        page.head
+    );
+    assert!(page.head.contains("cache-control: no-store"));
+    assert!(
+        page.head.contains(&format!(
+            "set-cookie: idea_token={TOKEN}; httponly; samesite=strict; path=/"
+        )),
+        "{}",
+        page.head
+    );
+    assert!(page.body.to_ascii_lowercase().contains("<!doctype html>"));
+
+    let by_cookie = get(port, "/index.html", &[("Cookie", &cookie)]);
+    assert_eq!(by_cookie.status, 200);
+    assert_eq!(by_cookie.body, page.body);
+    assert_eq!(
+        get(port, "/no/such/file.js", &[("Cookie", &cookie)]).status,
+        404
+    );
+
+    let own_origin = format!("http://127.0.0.1:{port}");
+    assert_eq!(
+        get(port, "/", &[("Cookie", &cookie), ("Origin", &own_origin)]).status,
+        200
+    );
+    let localhost = format!("http://localhost:{port}");
+    assert_eq!(
+        get(port, "/", &[("Cookie", &cookie), ("Origin", &localhost)]).status,
+        200
+    );
+    let evil = get(
+        port,
+        &format!("/?token={TOKEN}"),
+        &[("Origin", "http://evil.example")],
+    );
+    assert_eq!(evil.status, 403);
+    assert!(!evil.head.contains("set-cookie"));
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<AsyncTcpStream>>;
+
+async fn connect(
+    port: u16,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Result<Ws, tungstenite::Error> {
+    let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
+    let mut request = format!("ws://127.0.0.1:{port}/ws{query}")
+        .into_client_request()
+        .unwrap();
+    for (name, value) in headers {
+        let name = tungstenite::http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+        request.headers_mut().insert(name, value.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+fn refused_with(result: Result<Ws, tungstenite::Error>) -> u16 {
+    match result {
+        Err(tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(other) => panic!("unexpected error: {other}"),
+        Ok(_) => panic!("the WebSocket was accepted"),
+    }
+}
+
+#[tokio::test]
+async fn the_websocket_refuses_a_foreign_origin_and_a_missing_token() {
+    let served = serve();
+    let port = served.port;
+    let evil = connect(port, Some(TOKEN), &[("origin", "http://evil.example")]).await;
+    assert_eq!(refused_with(evil), 403);
+    assert_eq!(refused_with(connect(port, None, &[]).await), 401);
+    assert_eq!(refused_with(connect(port, Some("nope"), &[]).await), 401);
+    let own = format!("http://127.0.0.1:{port}");
+    assert!(
+        connect(port, Some(TOKEN), &[("origin", &own)])
+            .await
+            .is_ok()
+    );
+}
+
+/// A JSON-RPC client that keeps the events and terminal bytes it sees on the way.
+struct Rpc {
+    ws: Ws,
+    next_id: u64,
+    events: Vec<Value>,
+    /// Binary frames: (session uuid, payload).
+    output: Vec<([u8; 16], Vec<u8>)>,
+}
+
+impl Rpc {
+    fn new(ws: Ws) -> Self {
+        Self {
+            ws,
+            next_id: 1,
+            events: Vec::new(),
+            output: Vec::new(),
+        }
+    }
+
+    async fn send_text(&mut self, text: String) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next text frame, filing events and binary frames away.
+    async fn next_text(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(DEADLINE, self.ws.next())
+                .await
+                .expect("no answer within the deadline")
+                .expect("the socket closed")
+                .unwrap();
+            match message {
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if value["method"] == "event" {
+                        self.events.push(value["params"].clone());
+                    } else {
+                        return value;
+                    }
+                }
+                Message::Binary(bytes) => {
+                    let (head, payload) = bytes.split_first_chunk::<16>().unwrap();
+                    self.output.push((*head, payload.to_vec()));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Calls `method` and returns the whole answer (`result` or `error`).
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_text(request.to_string()).await;
+        let answer = self.next_text().await;
+        assert_eq!(answer["jsonrpc"], "2.0");
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    }
+
+    /// Calls `method` and returns its `result`, failing on an error.
+    async fn ok(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.call(method, params).await;
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// Reads binary frames for `session` until their text contains `needle` `times` times.
+    async fn output_until(&mut self, session: [u8; 16], needle: &str, times: usize) -> String {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            let text: Vec<u8> = self
+                .output
+                .iter()
+                .filter(|(id, _)| *id == session)
+                .flat_map(|(_, bytes)| bytes.iter().copied())
+                .collect();
+            let text = String::from_utf8_lossy(&text).into_owned();
+            if text.matches(needle).count() >= times {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{needle:?} never came; got {text:?}"
+            );
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let Ok(message) = tokio::time::timeout(remaining, self.ws.next()).await else {
+                continue;
+            };
+            match message.expect("the socket closed").unwrap() {
+                Message::Binary(bytes) => {
+                    let (head, payload) = bytes.split_first_chunk::<16>().unwrap();
+                    self.output.push((*head, payload.to_vec()));
+                    let sid = uuid_text(head);
+                    let ack = json!({"jsonrpc": "2.0", "method": "ackTerminal",
+                        "params": {"sessionId": sid, "bytes": payload.len()}});
+                    self.send_text(ack.to_string()).await;
+                }
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    assert_eq!(value["method"], "event", "unexpected answer: {value}");
+                    self.events.push(value["params"].clone());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn uuid_text(bytes: &[u8; 16]) -> String {
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+fn uuid_bytes(text: &str) -> [u8; 16] {
+    let hex: String = text.chars().filter(|c| *c != '-').collect();
+    let mut bytes = [0u8; 16];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+    }
+    bytes
+}
+
+fn first_leaf(tree: &Value) -> Option<String> {
+    if tree["type"] == "leaf" {
+        return tree["id"].as_str().map(str::to_owned);
+    }
+    tree["children"].as_array()?.iter().find_map(first_leaf)
+}
+
+#[tokio::test]
+async fn json_rpc_answers_requests_and_errors() {
+    let served = serve();
+    let ws = connect(served.port, Some(TOKEN), &[]).await.unwrap();
+    let mut rpc = Rpc::new(ws);
+
+    let project = rpc.ok("getProject", json!({})).await;
+    assert_eq!(project["name"], "proj");
+    assert_eq!(rpc.ok("listAgents", json!({})).await, json!([]));
+    // `params` may be left out of a request that takes none.
+    rpc.send_text(r#"{"jsonrpc":"2.0","id":"no-params","method":"listSessions"}"#.into())
+        .await;
+    assert_eq!(
+        rpc.next_text().await,
+        json!({"jsonrpc": "2.0", "id": "no-params", "result": []})
+    );
+
+    let unknown = rpc.call("launchRocket", json!({})).await;
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let bad_params = rpc.call("createLayout", json!({"name": 42})).await;
+    assert_eq!(bad_params["error"]["code"], -32602, "{bad_params}");
+    let nil = "00000000-0000-0000-0000-000000000000";
+    let missing = rpc.call("deleteLayout", json!({"layoutId": nil})).await;
+    assert_eq!(missing["error"]["code"], -32000, "{missing}");
+    assert_eq!(missing["error"]["data"]["code"], "LAYOUT_NOT_FOUND");
+    let no_session = rpc.call("attachTerminal", json!({"sessionId": nil})).await;
+    assert_eq!(no_session["error"]["data"]["code"], "SESSION_NOT_FOUND");
+
+    rpc.send_text("{this is not json".into()).await;
+    let parse = rpc.next_text().await;
+    assert_eq!(parse["id"], Value::Null);
+    assert_eq!(parse["error"]["code"], -32700);
+    rpc.send_text("[]".into()).await;
+    assert_eq!(rpc.next_text().await["error"]["code"], -32600);
+    // Garbage binary frames are ignored too.
+    rpc.ws.send(Message::binary(vec![1, 2, 3])).await.unwrap();
+    rpc.ws.send(Message::binary(vec![0; 20])).await.unwrap();
+
+    // The socket still works, and events reach it.
+    let layout = rpc.ok("createLayout", json!({"name": "Review"})).await;
+    assert_eq!(layout["name"], "Review");
+    assert!(
+        rpc.events.iter().any(|e| e["type"] == "layoutsChanged"),
+        "{:?}",
+        rpc.events
+    );
+}
+
+#[tokio::test]
+async fn a_shell_cell_streams_over_the_websocket_and_survives_sigterm() {
+    let mut served = serve();
+    let port = served.port;
+    let ws = connect(port, Some(TOKEN), &[]).await.unwrap();
+    let mut rpc = Rpc::new(ws);
+
+    let layouts = rpc.ok("getLayouts", json!({})).await;
+    let active = layouts["active"].as_str().unwrap().to_owned();
+    let layout = layouts["layouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == active.as_str())
+        .unwrap();
+    let leaf = first_leaf(&layout["tree"]).unwrap();
+    let session = rpc
+        .ok(
+            "openShell",
+            json!({"layoutId": active, "nodeId": leaf, "rows": 24, "cols": 80}),
+        )
+        .await;
+    assert_eq!(session["status"], "running", "{session}");
+    let session_id = session["sessionId"].as_str().unwrap().to_owned();
+    // The event is queued before the answer.
+    assert!(
+        rpc.events
+            .iter()
+            .any(|e| e["type"] == "sessionStarted"
+                && e["session"]["sessionId"] == session_id.as_str()),
+        "{:?}",
+        rpc.events
+    );
+
+    let attached = rpc
+        .ok("attachTerminal", json!({"sessionId": session_id}))
+        .await;
+    assert!(attached["attachment"].as_u64().is_some(), "{attached}");
+    let sid = uuid_bytes(&session_id);
+    let mut keys = sid.to_vec();
+    keys.extend_from_slice(b"echo hello-from-ws\r");
+    rpc.ws.send(Message::binary(keys)).await.unwrap();
+    // Once echoed by the terminal, once printed by the command.
+    rpc.output_until(sid, "hello-from-ws", 2).await;
+
+    // A second page: the replay brings back what was already on screen.
+    let cookie = format!("idea_token={TOKEN}");
+    let origin = format!("http://localhost:{port}");
+    let ws2 = connect(port, None, &[("cookie", &cookie), ("origin", &origin)])
+        .await
+        .unwrap();
+    let mut second = Rpc::new(ws2);
+    second
+        .ok("attachTerminal", json!({"sessionId": session_id}))
+        .await;
+    assert!(second.output.is_empty(), "output came before the answer");
+    second.output_until(sid, "hello-from-ws", 2).await;
+    assert_eq!(
+        second
+            .ok("detachTerminal", json!({"sessionId": session_id}))
+            .await,
+        Value::Null
+    );
+
+    // writeTerminal goes to the same PTY.
+    rpc.ok(
+        "writeTerminal",
+        json!({"sessionId": session_id, "data": "echo via-json-$((6*7))\r"}),
+    )
+    .await;
+    rpc.output_until(sid, "via-json-42", 1).await;
+
+    let status = served.terminate();
+    assert!(status.success(), "{status:?}");
+    let layouts = std::fs::read_to_string(served.project.join(".ideai/layouts.json")).unwrap();
+    let layouts: Value = serde_json::from_str(&layouts).unwrap();
+    assert_eq!(layouts["active"], active.as_str());
+}
