@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs IdeA on a project (default: this repository, which is an IdeA project itself).
-# With a display: the desktop window. Without one: the headless CLI (the `idea serve` web UI
-# arrives with the next milestone; until then this prints the project's state and doctor).
+# With a display: the desktop window. Without one: `idea serve` on 127.0.0.1 (any free port,
+# or $IDEA_PORT), which prints the URL to open, token included.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 project="$(realpath -m "${1:-$repo}")"
@@ -12,9 +12,7 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   ./target/debug/idea init "$project"
   exec ./target/debug/idea desktop "$project"
 fi
+mkdir -p "$project"
 cargo build -q -p idea-app --no-default-features
-./target/debug/idea init "$project"
-echo "No display found. The browser UI (idea serve) is not built yet; here is the headless CLI:"
-./target/debug/idea doctor
-./target/debug/idea agent list --project "$project"
-echo "Try: ./target/debug/idea agent create --name Ada --profile shell --project '$project'"
+echo "No display found: serving IdeA to your browser instead (Ctrl+C stops it and records the running agents)."
+exec ./target/debug/idea serve "$project" --port "${IDEA_PORT:-0}"
