@@ -8,7 +8,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use idea_application::sessions;
 use idea_domain::SessionId;
-use idea_domain::terminal::{Attachment, OutputSink};
+use idea_domain::terminal::OutputSink;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -48,8 +48,8 @@ fn frame(session: SessionId, payload: &[u8]) -> Message {
     Message::Binary(Bytes::from(bytes))
 }
 
-/// Holds live output back until `attachTerminal`'s answer and the replay have been queued, so
-/// the client sees answer, replay, live output — in that order, with no gap.
+/// Holds output back until `attachTerminal`'s answer has been queued, so the client sees the
+/// answer, then the replay, then live output — in that order, with no gap.
 #[derive(Default)]
 struct Gate {
     open: bool,
@@ -173,19 +173,15 @@ impl Client {
         }
         let gate = Arc::new(Mutex::new(Gate::default()));
         let sink = output_sink(session, self.out.clone(), Arc::clone(&gate));
-        let Attachment {
-            id: attachment,
-            replay,
-        } = match sessions::attach(deps, session, sink) {
-            Ok(attachment) => attachment,
+        // The sink gets the replay first, then live output (see `sessions::attach`); the gate
+        // here only keeps all of it behind this call's answer.
+        let attachment = match sessions::attach(deps, session, sink) {
+            Ok(attachment) => attachment.id,
             Err(e) => return self.reply(id, Err(RpcError::from_wire(e.to_wire()))),
         };
         self.attachments.insert(session, attachment);
         let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
         self.reply(id, Ok(json!({ "attachment": attachment })));
-        if !replay.is_empty() {
-            let _ = self.out.send(frame(session, &replay));
-        }
         for held in gate.held.drain(..) {
             let _ = self.out.send(held);
         }
