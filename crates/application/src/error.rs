@@ -18,6 +18,8 @@ pub enum AppError {
     AgentNameTaken(String),
     #[error("unknown profile \"{0}\" (see `idea profiles`)")]
     ProfileNotFound(String),
+    #[error("invalid profile {0}")]
+    InvalidProfile(String),
     #[error("unknown template \"{0}\" (known: {1})")]
     TemplateNotFound(String, String),
     #[error(transparent)]
@@ -54,6 +56,7 @@ impl AppError {
             Self::InvalidName(_) => "INVALID_NAME",
             Self::AgentNameTaken(_) => "AGENT_NAME_TAKEN",
             Self::ProfileNotFound(_) => "PROFILE_NOT_FOUND",
+            Self::InvalidProfile(_) => "INVALID_PROFILE",
             Self::TemplateNotFound(..) => "TEMPLATE_NOT_FOUND",
             Self::Layout(LayoutError::NodeNotFound(_)) => "NODE_NOT_FOUND",
             Self::Layout(LayoutError::LayoutNotFound(_)) => "LAYOUT_NOT_FOUND",

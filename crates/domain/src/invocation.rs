@@ -67,7 +67,7 @@ pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextP
         CwdTemplate::AgentRunDir => inputs.run_dir.to_path_buf(),
         CwdTemplate::ProjectRoot => inputs.project_root.to_path_buf(),
     };
-    let mut args: Vec<String> = profile.args.clone();
+    let mut args: Vec<String> = profile.args.iter().map(|a| fill_paths(a, inputs)).collect();
     if let Some(session) = &profile.session {
         let (template, id) = match inputs.plan {
             SessionPlan::Resume(id) => (Some(&session.resume_args), id.as_str()),
@@ -129,6 +129,30 @@ pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextP
         sandbox: None,
     };
     (spec, ContextPlan { file: context_file })
+}
+
+/// Replaces `{projectRoot}` and `{runDir}` in a profile's text.
+pub fn fill_paths(text: &str, inputs: &InvocationInputs<'_>) -> String {
+    text.replace("{projectRoot}", &inputs.project_root.display().to_string())
+        .replace("{runDir}", &inputs.run_dir.display().to_string())
+}
+
+/// The seed files to write before the launch: absolute path and content, placeholders filled.
+/// Entries whose path would leave the run dir are dropped (and reported by the caller).
+pub fn seed_plan(inputs: &InvocationInputs<'_>) -> (Vec<(PathBuf, String)>, Vec<String>) {
+    let mut plan = Vec::new();
+    let mut refused = Vec::new();
+    for seed in &inputs.profile.seed_files {
+        if seed.has_safe_path() {
+            plan.push((
+                inputs.run_dir.join(&seed.path),
+                fill_paths(&seed.content, inputs),
+            ));
+        } else {
+            refused.push(seed.path.clone());
+        }
+    }
+    (plan, refused)
 }
 
 #[cfg(test)]

@@ -96,6 +96,26 @@ pub trait ProjectStore: Send + Sync {
     /// # Errors
     /// A path outside the project, or an I/O failure.
     fn write_generated(&self, path: &std::path::Path, content: &str) -> Result<(), StoreError>;
+    /// Seeds a per-CLI config file in `agent`'s run dir: written when absent or still as IdeA
+    /// last wrote it; a file the user created or edited is kept as it is.
+    ///
+    /// # Errors
+    /// A path outside the run dir, or an I/O failure.
+    fn seed_file(
+        &self,
+        agent: AgentId,
+        path: &std::path::Path,
+        content: &str,
+    ) -> Result<SeedOutcome, StoreError>;
+}
+
+/// What [`ProjectStore::seed_file`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedOutcome {
+    Written,
+    Unchanged,
+    /// The user changed the file (or made it); IdeA left it alone.
+    KeptUserEdit,
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

@@ -99,6 +99,28 @@ pub struct StructuredMode {
     pub stdin_null: bool,
 }
 
+/// A per-CLI config file IdeA writes into the agent's run dir before a launch. `{projectRoot}`
+/// and `{runDir}` in `content` are replaced. A file the user edited is never overwritten.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SeedFile {
+    /// Relative to the run dir, without `..` (e.g. `.claude/settings.local.json`).
+    pub path: String,
+    pub content: String,
+}
+
+impl SeedFile {
+    /// Whether `path` stays inside the run dir.
+    pub fn has_safe_path(&self) -> bool {
+        let path = std::path::Path::new(&self.path);
+        !self.path.is_empty()
+            && path
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+    }
+}
+
 /// How to run one agent CLI.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -108,6 +130,7 @@ pub struct AgentProfile {
     pub name: String,
     /// The program; `{loginShell}` stands for the user's `$SHELL`.
     pub command: String,
+    /// Arguments; `{projectRoot}` and `{runDir}` are replaced.
     #[serde(default)]
     pub args: Vec<String>,
     #[serde(default)]
@@ -125,6 +148,9 @@ pub struct AgentProfile {
     /// agent commands by default).
     #[serde(default)]
     pub via_shell: bool,
+    /// Config files seeded into the run dir before each launch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seed_files: Vec<SeedFile>,
     /// Arguments that print the CLI's version (`idea doctor`).
     #[serde(default = "default_version_args")]
     pub version_args: Vec<String>,

@@ -3,6 +3,7 @@ import type { ContextInjection } from "./ContextInjection";
 import type { CwdTemplate } from "./CwdTemplate";
 import type { McpStyle } from "./McpStyle";
 import type { ProfileId } from "./ProfileId";
+import type { SeedFile } from "./SeedFile";
 import type { SessionStrategy } from "./SessionStrategy";
 import type { StructuredMode } from "./StructuredMode";
 
@@ -13,12 +14,20 @@ export type AgentProfile = { id: ProfileId, name: string,
 /**
  * The program; `{loginShell}` stands for the user's `$SHELL`.
  */
-command: string, args: Array<string>, cwdTemplate: CwdTemplate, env: { [key in string]: string }, contextInjection: ContextInjection, session?: SessionStrategy | null, mcp?: McpStyle | null, structured?: StructuredMode | null, 
+command: string, 
+/**
+ * Arguments; `{projectRoot}` and `{runDir}` are replaced.
+ */
+args: Array<string>, cwdTemplate: CwdTemplate, env: { [key in string]: string }, contextInjection: ContextInjection, session?: SessionStrategy | null, mcp?: McpStyle | null, structured?: StructuredMode | null, 
 /**
  * Run `command` through `sh -c`; off unless the profile says so (no shell interpolation of
  * agent commands by default).
  */
 viaShell: boolean, 
+/**
+ * Config files seeded into the run dir before each launch.
+ */
+seedFiles?: Array<SeedFile>, 
 /**
  * Arguments that print the CLI's version (`idea doctor`).
  */

@@ -40,7 +40,11 @@ fn launch_runs_the_cli_in_its_run_dir_with_its_convention_file_and_session_id() 
 
     let start = &w.starts()[0];
     let engine = info.engine_session_id.clone().unwrap();
-    assert_eq!(start["args"], serde_json::json!(["--session-id", engine]));
+    let root = w.root().to_str().unwrap().to_owned();
+    assert_eq!(
+        start["args"],
+        serde_json::json!(["--add-dir", root, "--session-id", engine])
+    );
     let run_dir = w.root().join(".ideai/run").join(ada.agent_id.to_string());
     assert_eq!(start["cwd"], run_dir.to_str().unwrap());
     assert_eq!(start["conventionFile"], "CLAUDE.md");
@@ -121,9 +125,10 @@ fn an_exited_agent_relaunches_resuming_its_conversation() {
     let second = launch(&w, &ada, layout, cell).unwrap();
     let engine = first.engine_session_id.clone().unwrap();
     Screen::attach(&w.deps, second.session_id).wait_for(&format!("resumed {engine}"));
+    let root = w.root().to_str().unwrap().to_owned();
     assert_eq!(
         w.starts()[1]["args"],
-        serde_json::json!(["--resume", engine])
+        serde_json::json!(["--add-dir", root, "--resume", engine])
     );
 }
 
@@ -247,4 +252,30 @@ fn a_shell_cell_runs_commands_and_replays_to_late_clients() {
         early.text().matches("hello-from-cell\r\n").count(),
         "no duplicate in the replay"
     );
+}
+
+#[test]
+fn seed_files_are_written_but_never_over_a_users_edit() {
+    let w = world();
+    let ada = w.agent("Ada");
+    let (layout, cell, _) = w.two_cells();
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    let seed = w
+        .root()
+        .join(".ideai/run")
+        .join(ada.agent_id.to_string())
+        .join(".fake/settings.json");
+    assert_eq!(
+        std::fs::read_to_string(&seed).unwrap(),
+        format!("{{\"workspace\": \"{}\"}}", w.root().display())
+    );
+    sessions::stop(&w.deps, first.session_id).unwrap();
+    wait_until(
+        "the stop",
+        || w.exited(first.session_id).is_some(),
+        String::new,
+    );
+    std::fs::write(&seed, "{\"mine\": true}").unwrap();
+    launch(&w, &ada, layout, cell).unwrap();
+    assert_eq!(std::fs::read_to_string(&seed).unwrap(), "{\"mine\": true}");
 }

@@ -103,6 +103,8 @@ fn write_profiles(dir: &Path) -> PathBuf {
         "id": "fake",
         "name": "Fake agent",
         "command": env!("CARGO_BIN_EXE_fake-agent"),
+        "args": ["--add-dir", "{projectRoot}"],
+        "seedFiles": [{"path": ".fake/settings.json", "content": "{\"workspace\": \"{projectRoot}\"}"}],
         "contextInjection": {"kind": "conventionFile", "target": "CLAUDE.md"},
         "session": {"assignArgs": ["--session-id", "{id}"], "resumeArgs": ["--resume", "{id}"]},
         "env": {

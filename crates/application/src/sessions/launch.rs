@@ -5,7 +5,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::invocation::{
-    InvocationInputs, STRIPPED_ENV, SessionPlan, plan_session, prepare_invocation,
+    InvocationInputs, STRIPPED_ENV, SessionPlan, plan_session, prepare_invocation, seed_plan,
 };
 use idea_domain::layout::Layouts;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
@@ -63,7 +63,7 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         .profiles
         .get(&agent.profile_id)
         .ok_or_else(|| AppError::ProfileNotFound(agent.profile_id.to_string()))?;
-    // 4. the isolated run dir (per-CLI seed files arrive with the MCP and permissions work)
+    // 4. the isolated run dir
     let run_dir = deps.store.prepare_run_dir(agent_id)?;
     // 5. the session plan, from the cell
     let mut layouts = deps
@@ -85,14 +85,27 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
     });
     // 6. the invocation
     let root = deps.store.root();
-    let (spec, context) = prepare_invocation(&InvocationInputs {
+    let invocation = InvocationInputs {
         profile: &profile,
         project_root: &root,
         run_dir: &run_dir,
         plan: &plan,
         login_shell: &deps.login_shell,
         size,
-    });
+    };
+    let (spec, context) = prepare_invocation(&invocation);
+    // Per-CLI seed files (step 4's seeding, done once the paths are known); never over a
+    // user's edit.
+    let (seeds, refused) = seed_plan(&invocation);
+    if let Some(path) = refused.first() {
+        return Err(AppError::InvalidProfile(format!(
+            "{}: seed file \"{path}\" must stay inside the run dir",
+            profile.id
+        )));
+    }
+    for (path, content) in &seeds {
+        deps.store.seed_file(agent_id, path, content)?;
+    }
     // 7. the convention file
     if let Some(file) = &context.file {
         let project_context = deps.store.read_project_context()?;

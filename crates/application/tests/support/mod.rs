@@ -98,6 +98,15 @@ impl ProjectStore for MemoryStore {
     fn prepare_run_dir(&self, agent: idea_domain::AgentId) -> Result<PathBuf, StoreError> {
         Ok(self.root().join(".ideai/run").join(agent.to_string()))
     }
+    fn seed_file(
+        &self,
+        _agent: idea_domain::AgentId,
+        path: &std::path::Path,
+        content: &str,
+    ) -> Result<idea_domain::ports::SeedOutcome, StoreError> {
+        self.write_generated(path, content)?;
+        Ok(idea_domain::ports::SeedOutcome::Written)
+    }
     fn write_generated(&self, path: &std::path::Path, content: &str) -> Result<(), StoreError> {
         self.check_write()?;
         self.generated
@@ -136,6 +145,7 @@ impl ProfileCatalog for StaticCatalog {
                 mcp: None,
                 structured: None,
                 via_shell: false,
+                seed_files: vec![],
                 version_args: vec!["--version".into()],
             })
             .collect()

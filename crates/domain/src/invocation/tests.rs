@@ -17,6 +17,7 @@ fn profile(injection: ContextInjection) -> AgentProfile {
         mcp: None,
         structured: None,
         via_shell: false,
+        seed_files: vec![],
         version_args: vec![],
     }
 }
@@ -134,4 +135,43 @@ fn login_shell_project_root_and_no_shell_unless_asked() {
         (spec.command.as_str(), spec.args[0].as_str()),
         ("/bin/sh", "-c")
     );
+}
+
+#[test]
+fn paths_are_filled_in_args_and_seeds_and_unsafe_seeds_refused() {
+    let mut p = profile(ContextInjection::None);
+    p.args = vec!["--add-dir".into(), "{projectRoot}".into()];
+    p.seed_files = vec![
+        crate::profile::SeedFile {
+            path: ".cli/settings.json".into(),
+            content: "{\"root\":\"{projectRoot}\",\"run\":\"{runDir}\"}".into(),
+        },
+        crate::profile::SeedFile {
+            path: "../escape.json".into(),
+            content: String::new(),
+        },
+        crate::profile::SeedFile {
+            path: "/etc/passwd".into(),
+            content: String::new(),
+        },
+    ];
+    let (spec, _) = prepare(&p, &SessionPlan::None);
+    assert_eq!(spec.args[..2], ["--add-dir", "/p"]);
+    let inputs = InvocationInputs {
+        profile: &p,
+        project_root: Path::new("/p"),
+        run_dir: Path::new("/p/.ideai/run/a"),
+        plan: &SessionPlan::None,
+        login_shell: "/bin/sh",
+        size: TerminalSize::default(),
+    };
+    let (plan, refused) = seed_plan(&inputs);
+    assert_eq!(
+        plan,
+        vec![(
+            PathBuf::from("/p/.ideai/run/a/.cli/settings.json"),
+            "{\"root\":\"/p\",\"run\":\"/p/.ideai/run/a\"}".to_owned()
+        )]
+    );
+    assert_eq!(refused, ["../escape.json", "/etc/passwd"]);
 }

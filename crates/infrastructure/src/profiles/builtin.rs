@@ -66,6 +66,7 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
         mcp: None,
         structured: None,
         via_shell: false,
+        seed_files: Vec::new(),
         version_args: strings(&["--version"]),
     }
 }
@@ -74,6 +75,8 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
 /// 2.1.197, same flags) and cli-facts "Claude Code".
 fn claude_code() -> AgentProfile {
     AgentProfile {
+        // The cwd is the agent's run dir: `--add-dir` lets its tools reach the project root.
+        args: strings(&["--add-dir", "{projectRoot}"]),
         // cli-facts: the quiet-start variables (no auto-update, no telemetry, no extra traffic).
         env: env(&[
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
@@ -125,7 +128,8 @@ fn claude_code() -> AgentProfile {
 fn codex() -> AgentProfile {
     AgentProfile {
         // cli-facts: without it the TUI leaves a background daemon running after `/quit`.
-        args: strings(&["--no-daemon"]),
+        // The cwd is the agent's run dir: `--add-dir` makes the project root writable too.
+        args: strings(&["--no-daemon", "--add-dir", "{projectRoot}"]),
         // Codex mints its own thread ids: it can be resumed (`codex resume <SESSION_ID>`, a UUID
         // or a session name) but not started with an id of ours.
         session: Some(SessionStrategy {
@@ -166,7 +170,8 @@ fn gemini() -> AgentProfile {
     // `.gemini/settings.json` (where IdeA's MCP server is declared) unless the folder is trusted.
     // The cwd is IdeA's own run dir, so it is trusted for the session.
     AgentProfile {
-        args: strings(&["--skip-trust"]),
+        // `--include-directories`: the cwd is the run dir; the project is the real workspace.
+        args: strings(&["--skip-trust", "--include-directories", "{projectRoot}"]),
         session: Some(SessionStrategy {
             assign_args: Some(strings(&["--session-id", "{id}"])),
             resume_args: strings(&["--resume", "{id}"]),

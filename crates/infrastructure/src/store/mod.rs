@@ -3,13 +3,14 @@
 //! Reads never repair: a corrupt or newer file is an error naming the file, and the file is
 //! left byte-for-byte as it was. Writes go through [`crate::atomic::write_atomic`].
 
+mod seeds;
 mod versioned;
 
 use crate::atomic::write_atomic;
 use idea_domain::AgentId;
 use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
-use idea_domain::ports::{ProjectStore, StoreError};
+use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
 use idea_domain::project::{PROJECT_VERSION, Project};
 use std::fs;
 use std::io;
@@ -173,6 +174,16 @@ impl ProjectStore for FsProjectStore {
             });
         }
         write_file(path, content.as_bytes())
+    }
+
+    fn seed_file(
+        &self,
+        agent: AgentId,
+        path: &Path,
+        content: &str,
+    ) -> Result<SeedOutcome, StoreError> {
+        let run_dir = self.prepare_run_dir(agent)?;
+        seeds::seed(&run_dir, path, content)
     }
 }
 

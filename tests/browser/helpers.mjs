@@ -1,0 +1,129 @@
+// Shared helpers of the browser tests: a real `idea serve` on a fresh project, and Debian's
+// Chromium driven by playwright-core (no browser is ever downloaded).
+
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export const IDEA_BIN = resolve(process.env.IDEA_BIN ?? join(here, "../../target/debug/idea"));
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Starts `idea serve` on a fresh temporary project (port 0, a random token) and resolves once
+ * it prints `IdeA serving <path> at <url>`. `stop()` kills it and removes the temp folders.
+ * `reuse` ({root, port, token} of a stopped server) starts it again on the same project.
+ */
+export async function startServer(reuse = null) {
+  if (!existsSync(IDEA_BIN)) {
+    throw new Error(`${IDEA_BIN} not found: build it with \`cargo build -p idea-app\` (or set IDEA_BIN)`);
+  }
+  const root = reuse?.root ?? (await mkdtemp(join(tmpdir(), "idea-e2e-")));
+  const projectDir = join(root, "project");
+  const userDir = join(root, "user");
+  await Promise.all([mkdir(projectDir, { recursive: true }), mkdir(userDir, { recursive: true })]);
+  const token = reuse?.token ?? randomBytes(16).toString("hex");
+  const port = String(reuse?.port ?? 0);
+  const child = spawn(IDEA_BIN, ["serve", projectDir, "--port", port, "--token", token], {
+    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: userDir, HOME: userDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const url = await new Promise((resolveUrl, reject) => {
+    let stdout = "";
+    const timer = setTimeout(() => reject(new Error(`idea serve did not start in time\nstdout: ${stdout}\nstderr: ${stderr}`)), 20000);
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const match = /^IdeA serving (.+) at (http:\/\/\S+)$/m.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[2]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`idea serve exited with ${code}\nstdout: ${stdout}\nstderr: ${stderr}`));
+    });
+  });
+  const origin = new URL(url).origin;
+  return {
+    url,
+    origin,
+    port: Number(new URL(url).port),
+    token,
+    root,
+    projectDir,
+    stderr: () => stderr,
+    /** Stops the server (SIGTERM, as a user's Ctrl+C); the project stays for a restart. */
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      const timeout = new Promise((r) => setTimeout(r, 5000, "timeout"));
+      if ((await Promise.race([exited, timeout])) === "timeout") child.kill("SIGKILL");
+    },
+    /** Stops the server and removes its temporary folders. */
+    async stop() {
+      await this.kill();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Polls `check` (an async predicate) until it is truthy; throws `message` after `timeout` ms. */
+export async function waitUntil(check, message, timeout = 10000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${message} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The text of a session's terminal (scrollback included), read from xterm's buffer. */
+export async function terminalText(page, sessionId) {
+  return page.evaluate((id) => {
+    const term = window.__ideaTerminals?.[id];
+    if (!term) return null;
+    const buffer = term.buffer.active;
+    const lines = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  }, sessionId);
+}
+
+/** The cells of the shown layout, in order, as `{nodeId, sessionId}`. */
+export async function cells(page) {
+  return page.$$eval('[data-testid="cell"]', (elements) =>
+    elements.map((e) => ({ nodeId: e.dataset.nodeId, sessionId: e.dataset.sessionId ?? null, focused: e.dataset.focused === "true" })),
+  );
+}
