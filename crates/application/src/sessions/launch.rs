@@ -9,8 +9,11 @@ use idea_domain::invocation::{
 };
 use idea_domain::layout::Layouts;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
-use idea_domain::{AgentId, ConversationId, DomainEvent, LayoutId, NodeId, Party, SessionId};
+use idea_domain::{
+    Agent, AgentId, ConversationId, DomainEvent, LayoutId, NodeId, Party, SessionId,
+};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Memory recall budget in the convention file, in tokens.
 const MEMORY_TOKEN_BUDGET: usize = 2_000;
@@ -66,10 +69,7 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
     // 4. the isolated run dir
     let run_dir = deps.store.prepare_run_dir(agent_id)?;
     // 5. the session plan, from the cell
-    let mut layouts = deps
-        .store
-        .load_layouts()?
-        .ok_or(idea_domain::layout::LayoutError::LayoutNotFound(layout_id))?;
+    let layouts = crate::layouts::get(deps)?;
     let leaf = layouts
         .tree(layout_id)?
         .leaf(node_id)
@@ -94,36 +94,15 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         size,
     };
     let (spec, context) = prepare_invocation(&invocation);
-    // Per-CLI seed files (step 4's seeding, done once the paths are known); never over a
-    // user's edit.
-    let (seeds, refused) = seed_plan(&invocation);
-    if let Some(path) = refused.first() {
-        return Err(AppError::InvalidProfile(format!(
-            "{}: seed file \"{path}\" must stay inside the run dir",
-            profile.id
-        )));
-    }
-    for (path, content) in &seeds {
-        deps.store.seed_file(agent_id, path, content)?;
-    }
-    // 7. the convention file
-    if let Some(file) = &context.file {
-        let project_context = deps.store.read_project_context()?;
-        let run_dir_note = (spec.cwd != root).then_some(run_dir.as_path());
-        let text = compose_convention_file(&ConventionInputs {
-            agent_name: agent.name.as_str(),
-            project_root: &root,
-            run_dir: run_dir_note,
-            orchestration: None,
-            project_context: project_context.as_deref(),
-            persona: &persona,
-            skills: &[],
-            memory: &[],
-            memory_token_budget: MEMORY_TOKEN_BUDGET,
-            handoff: None,
-        });
-        deps.store.write_generated(file, &text)?;
-    }
+    // Step 4's per-CLI seeds (now that paths are known), then 7. the convention file.
+    write_context_files(
+        deps,
+        &agent,
+        &invocation,
+        &spec,
+        context.file.as_deref(),
+        &persona,
+    )?;
     // The cell now shows this agent and remembers its conversation.
     let (conversation_id, engine_session_id) = match &plan {
         SessionPlan::Resume(id) | SessionPlan::Assign(id) => (
@@ -139,19 +118,14 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
             None,
         ),
     };
-    {
-        let _guard = deps.lock_state();
-        let mut fresh = deps
-            .store
-            .load_layouts()?
-            .unwrap_or_else(|| layouts.clone());
-        let tree = fresh.tree_mut(layout_id)?;
-        tree.assign_agent(node_id, Some(agent_id))?;
-        tree.set_conversation(node_id, conversation_id, engine_session_id.clone())?;
-        deps.store.save_layouts(&fresh)?;
-        layouts = fresh;
-    }
-    let _ = layouts;
+    remember_on_cell(
+        deps,
+        layout_id,
+        node_id,
+        agent_id,
+        conversation_id,
+        engine_session_id.clone(),
+    )?;
     // 8–9. spawn, register, publish
     spawn_and_register(
         deps,
@@ -162,6 +136,66 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         conversation_id,
         engine_session_id,
     )
+}
+
+/// Seeds the run dir's per-CLI files and writes the composed convention file.
+fn write_context_files(
+    deps: &Deps,
+    agent: &Agent,
+    invocation: &InvocationInputs<'_>,
+    spec: &SpawnSpec,
+    context_file: Option<&Path>,
+    persona: &str,
+) -> AppResult<()> {
+    let (seeds, refused) = seed_plan(invocation);
+    if let Some(path) = refused.first() {
+        let profile = &invocation.profile.id;
+        return Err(AppError::InvalidProfile(format!(
+            "{profile}: seed file \"{path}\" must stay inside the run dir"
+        )));
+    }
+    for (path, content) in &seeds {
+        deps.store.seed_file(agent.agent_id, path, content)?;
+    }
+    let Some(file) = context_file else {
+        return Ok(());
+    };
+    let project_context = deps.store.read_project_context()?;
+    let root = invocation.project_root;
+    let text = compose_convention_file(&ConventionInputs {
+        agent_name: agent.name.as_str(),
+        project_root: root,
+        run_dir: (spec.cwd != root).then_some(invocation.run_dir),
+        orchestration: None,
+        project_context: project_context.as_deref(),
+        persona,
+        skills: &[],
+        memory: &[],
+        memory_token_budget: MEMORY_TOKEN_BUDGET,
+        handoff: None,
+    });
+    Ok(deps.store.write_generated(file, &text)?)
+}
+
+/// The cell now shows the agent and remembers its conversation (saved at once).
+fn remember_on_cell(
+    deps: &Deps,
+    layout_id: LayoutId,
+    node_id: NodeId,
+    agent_id: AgentId,
+    conversation_id: Option<ConversationId>,
+    engine_session_id: Option<String>,
+) -> AppResult<()> {
+    let _guard = deps.lock_state();
+    let mut layouts = deps
+        .store
+        .load_layouts()?
+        .ok_or(idea_domain::layout::LayoutError::LayoutNotFound(layout_id))?;
+    let tree = layouts.tree_mut(layout_id)?;
+    tree.assign_agent(node_id, Some(agent_id))?;
+    tree.set_conversation(node_id, conversation_id, engine_session_id)?;
+    deps.store.save_layouts(&layouts)?;
+    Ok(())
 }
 
 /// OpenShell: a plain terminal (the user's login shell at the project root) in a cell.
