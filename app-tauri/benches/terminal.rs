@@ -38,8 +38,11 @@ const THROUGHPUT_BYTES: usize = 32 * 1024 * 1024;
 const THROUGHPUT_RUNS: usize = 3;
 /// Built by the shell, so the terminal's echo of the command line does not contain it.
 const DONE_MARKER: &[u8] = b"BENCH-42";
-const LATENCY_WARMUP: usize = 50;
-const LATENCY_SAMPLES: usize = 500;
+const LATENCY_WARMUP: usize = 30;
+const LATENCY_SAMPLES: usize = 300;
+/// Pause before each keystroke: a very fast typist (~33 keys/s). Back-to-back probes would
+/// measure the output throttle (one batch per 16 ms) rather than a keystroke's echo.
+const KEY_GAP: Duration = Duration::from_millis(30);
 /// Raw mode so `cat` (not the line discipline) echoes each byte at once.
 const ECHO_SCRIPT: &str = "stty raw -echo; echo READY-$((1+1)); exec cat";
 const READY_MARKER: &[u8] = b"READY-2";
@@ -207,6 +210,7 @@ async fn serve_latency() -> Result<Vec<f64>> {
     let mut samples = Vec::with_capacity(LATENCY_SAMPLES);
     for i in 0..LATENCY_WARMUP + LATENCY_SAMPLES {
         let key = probe_byte(i);
+        tokio::time::sleep(KEY_GAP).await;
         let start = Instant::now();
         client.send_keys(&cell, &[key]).await?;
         while !client.output_of(&cell).await?.contains(&key) {}
@@ -229,6 +233,7 @@ fn bare_latency() -> Result<Vec<f64>> {
     let mut samples = Vec::with_capacity(LATENCY_SAMPLES);
     for i in 0..LATENCY_WARMUP + LATENCY_SAMPLES {
         let key = probe_byte(i);
+        std::thread::sleep(KEY_GAP);
         let start = Instant::now();
         pty.writer.write_all(&[key])?;
         pty.writer.flush()?;
@@ -366,8 +371,9 @@ impl Report {
             t.serve, t.bare
         );
         println!(
-            "keystroke echo ({LATENCY_SAMPLES} samples after {LATENCY_WARMUP} warm-up): \
+            "keystroke echo ({LATENCY_SAMPLES} samples after {LATENCY_WARMUP} warm-up, {} ms between keys): \
              serve min {:.0} / max {:.0} µs, bare PTY min {:.0} / max {:.0} µs",
+            KEY_GAP.as_millis(),
             percentile(&l.serve, 0.0),
             percentile(&l.serve, 100.0),
             percentile(&l.bare, 0.0),

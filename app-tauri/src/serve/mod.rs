@@ -17,6 +17,7 @@ use axum::extract::State;
 use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use idea_application::{Deps, sessions};
 use idea_domain::terminal::SessionStatus;
 use std::future::{Future, IntoFuture};
@@ -105,7 +106,8 @@ impl Server {
         // running finishes on its blocking thread while the project closes, and every state
         // file is written atomically either way.
         let served = tokio::select! {
-            served = axum::serve(self.listener, app).into_future() => served,
+            // No Nagle delay: a keystroke's echo is one small frame and must not wait.
+            served = axum::serve(self.listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); }), app).into_future() => served,
             () = shutdown => Ok(()),
         };
         let shared = self.shared;

@@ -1,5 +1,6 @@
 //! Moving output from the PTY to the hub: a reader thread doing blocking reads into a bounded
-//! queue, and a batcher (the pump) that coalesces reads into batches.
+//! queue, and a batcher (the pump) that coalesces reads into batches: at most one batch per
+//! interval (plus one per `max_bytes`), the first after a quiet period sent at once.
 //!
 //! The queue is what makes flow control reach the child: when the pump stops pulling, the
 //! queue fills, the reader blocks on `send`, the kernel's PTY buffer fills and the child blocks
@@ -23,7 +24,9 @@ pub(crate) enum Event {
 /// When the pump flushes, and how long it waits for the last output after the child exits.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Batching {
-    /// Flush this long after the first unflushed byte arrived...
+    /// At most one flush per interval: the first output after a quiet interval is flushed at
+    /// once (so a keystroke's echo is not delayed), later output is flushed this long after
+    /// the previous flush...
     pub(crate) interval: Duration,
     /// ...or as soon as this many bytes are waiting, whichever comes first.
     pub(crate) max_bytes: usize,
@@ -62,6 +65,7 @@ pub(crate) fn run(
 ) -> Option<ExitInfo> {
     let mut pending: Vec<u8> = Vec::new();
     let mut flush_at: Option<Instant> = None;
+    let mut last_flush: Option<Instant> = None;
     let mut exit: Option<ExitInfo> = None;
     let mut give_up_at: Option<Instant> = None;
     loop {
@@ -78,12 +82,20 @@ pub(crate) fn run(
         };
         match event {
             Ok(Event::Output(bytes)) => {
-                if pending.is_empty() {
-                    flush_at = Some(Instant::now() + batching.interval);
-                }
+                let now = Instant::now();
                 pending.extend_from_slice(&bytes);
-                if pending.len() >= batching.max_bytes {
+                let quiet = last_flush.is_none_or(|at| now.duration_since(at) >= batching.interval);
+                if pending.len() == bytes.len() && quiet {
+                    // Leading edge: the first output after a quiet interval (a keystroke's
+                    // echo) goes out at once; what follows within the interval is coalesced.
                     flush(hub, &mut pending, &mut flush_at);
+                    last_flush = Some(now);
+                } else if pending.len() >= batching.max_bytes {
+                    flush(hub, &mut pending, &mut flush_at);
+                    last_flush = Some(now);
+                } else if flush_at.is_none() {
+                    let since = last_flush.map_or(now, |at| at.max(now - batching.interval));
+                    flush_at = Some(since + batching.interval);
                 }
             }
             Ok(Event::Exited(info)) => {
@@ -94,6 +106,7 @@ pub(crate) fn run(
                 let now = Instant::now();
                 if flush_at.is_some_and(|at| at <= now) {
                     flush(hub, &mut pending, &mut flush_at);
+                    last_flush = Some(now);
                 }
                 if give_up_at.is_some_and(|at| at <= now) {
                     break;
@@ -158,7 +171,8 @@ mod tests {
                 signal: None
             })
         );
-        assert_eq!(*log.lock().unwrap(), vec![10_000]);
+        // The first read leads; the burst behind it is one batch.
+        assert_eq!(*log.lock().unwrap(), vec![10, 9_990]);
     }
 
     #[test]
@@ -170,11 +184,14 @@ mod tests {
         }
         drop(tx);
         assert_eq!(run(&rx, &hub, BATCHING), None);
-        assert_eq!(*log.lock().unwrap(), vec![65_536, 65_536, 65_536, 8_192]);
+        assert_eq!(
+            *log.lock().unwrap(),
+            vec![1_024, 65_536, 65_536, 65_536, 7_168]
+        );
     }
 
     #[test]
-    fn a_lone_read_is_flushed_after_the_interval() {
+    fn a_lone_read_is_flushed_at_once() {
         let (hub, log) = hub_with_batch_log();
         let (tx, rx) = sync_channel(4);
         let pump = std::thread::spawn(move || run(&rx, &hub, BATCHING));
