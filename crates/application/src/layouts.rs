@@ -75,12 +75,14 @@ pub fn rename(deps: &Deps, id: LayoutId, name: &str) -> AppResult<()> {
     update(deps, |l| Ok(l.rename(id, name)?))
 }
 
-/// DeleteLayout; the last one cannot be deleted.
+/// DeleteLayout (its cells' terminals are stopped); the last one cannot be deleted.
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
 pub fn delete(deps: &Deps, id: LayoutId) -> AppResult<()> {
-    update(deps, |l| l.delete(id).map(drop).map_err(AppError::from))
+    update(deps, |l| l.delete(id).map(drop).map_err(AppError::from))?;
+    // The tab's terminals go with it.
+    crate::sessions::stop_orphaned(deps)
 }
 
 /// SwitchLayout: makes `id` the active tab.
@@ -122,14 +124,8 @@ pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
         Ok(())
     });
     // A closed cell's terminal goes with it.
-    if closed.is_ok()
-        && let Some(session) = deps
-            .sessions
-            .list()
-            .into_iter()
-            .find(|s| s.layout_id == layout && s.node_id == node)
-    {
-        let _ = crate::sessions::stop(deps, session.session_id);
+    if closed.is_ok() {
+        crate::sessions::stop_orphaned(deps)?;
     }
     closed
 }

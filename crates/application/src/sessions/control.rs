@@ -197,6 +197,25 @@ pub fn snapshot_running_agents(deps: &Deps) -> AppResult<()> {
     Ok(())
 }
 
+/// Stops the terminals of cells that no longer exist (a closed cell, a deleted layout) and
+/// forgets them once they have exited.
+///
+/// # Errors
+/// Store errors.
+pub fn stop_orphaned(deps: &Deps) -> AppResult<()> {
+    let layouts = deps.store.load_layouts()?;
+    let gone = |layout, node| {
+        layouts
+            .as_ref()
+            .and_then(|l| l.get(layout))
+            .is_none_or(|l| l.tree.leaf(node).is_none())
+    };
+    for entry in deps.sessions.discard_cells(gone) {
+        entry.terminal.kill();
+    }
+    Ok(())
+}
+
 /// Kills every running session (project close, process exit). Snapshot first.
 pub fn stop_all(deps: &Deps) {
     for entry in deps.sessions.running() {

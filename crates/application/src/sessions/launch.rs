@@ -118,24 +118,26 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
             None,
         ),
     };
-    remember_on_cell(
-        deps,
-        layout_id,
-        node_id,
-        agent_id,
-        conversation_id,
-        engine_session_id.clone(),
-    )?;
-    // 8–9. spawn, register, publish
-    spawn_and_register(
+    // 8–9. spawn, register, publish; the cell remembers the conversation only once the CLI
+    // is running, so a failed launch never leaves a conversation to "resume".
+    let info = spawn_and_register(
         deps,
         &spec,
         Some(agent_id),
         layout_id,
         node_id,
         conversation_id,
+        engine_session_id.clone(),
+    )?;
+    remember_on_cell(
+        deps,
+        layout_id,
+        node_id,
+        agent_id,
+        conversation_id,
         engine_session_id,
-    )
+    )?;
+    Ok(info)
 }
 
 /// Seeds the run dir's per-CLI files and writes the composed convention file.
@@ -281,6 +283,7 @@ fn spawn_and_register(
     deps.sessions.insert(Entry {
         info: info.clone(),
         terminal: terminal.clone(),
+        discard_on_exit: false,
     });
     deps.publish(DomainEvent::SessionStarted {
         session: info.clone(),

@@ -6,7 +6,8 @@ mod launch;
 mod registry;
 
 pub use control::{
-    ack, attach, detach, list, resize, restart, snapshot_running_agents, stop, stop_all, write,
+    ack, attach, detach, list, resize, restart, snapshot_running_agents, stop, stop_all,
+    stop_orphaned, write,
 };
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;

@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 pub(crate) struct Entry {
     pub info: SessionInfo,
     pub terminal: Arc<dyn TerminalSession>,
+    /// Its cell is gone: forget the session as soon as it has exited.
+    pub discard_on_exit: bool,
 }
 
 /// Every session of the open project, live or exited (an exited one stays until its cell
@@ -78,7 +80,29 @@ impl SessionRegistry {
             .filter(|e| e.info.status == SessionStatus::Running)?;
         entry.info.status = SessionStatus::Exited;
         entry.info.exit = Some(exit);
-        Some(entry.info.clone())
+        let info = entry.info.clone();
+        if entry.discard_on_exit {
+            entries.remove(&id);
+        }
+        Some(info)
+    }
+
+    /// The sessions of cells that no longer exist: forgotten once exited (at once when they
+    /// already have). Returns the running ones, for the caller to stop.
+    pub(crate) fn discard_cells(&self, gone: impl Fn(LayoutId, NodeId) -> bool) -> Vec<Entry> {
+        let mut entries = self.lock();
+        entries.retain(|_, e| {
+            !(gone(e.info.layout_id, e.info.node_id) && e.info.status == SessionStatus::Exited)
+        });
+        let mut running = Vec::new();
+        for entry in entries
+            .values_mut()
+            .filter(|e| gone(e.info.layout_id, e.info.node_id))
+        {
+            entry.discard_on_exit = true;
+            running.push(entry.clone());
+        }
+        running
     }
 
     /// Every session, ordered by cell for stable output.

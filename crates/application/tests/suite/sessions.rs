@@ -204,17 +204,42 @@ fn restart_starts_the_same_agent_in_the_same_cell() {
 }
 
 #[test]
-fn closing_a_cell_stops_its_terminal() {
+fn closing_a_cell_or_deleting_its_layout_stops_and_forgets_its_terminal() {
     let w = world();
-    let (layout, left, _) = two_cells(&w);
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, left, right) = two_cells(&w);
     let shell = sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    w.events.take();
     layouts::close(&w.deps, layout, left).unwrap();
-    assert_eq!(
-        sessions::list(&w.deps)
-            .into_iter()
-            .find(|s| s.session_id == shell.session_id)
-            .unwrap()
-            .status,
-        SessionStatus::Exited
+    assert!(
+        sessions::list(&w.deps).is_empty(),
+        "the closed cell's session is forgotten"
     );
+    assert!(w.events.take().iter().any(|e| matches!(e, DomainEvent::SessionExited { session_id, .. } if *session_id == shell.session_id)));
+
+    let other = layouts::create(&w.deps, "Other").unwrap();
+    let cell = other.tree.leaves()[0].id;
+    launch(&w, &ada, other.id, cell).unwrap();
+    layouts::delete(&w.deps, other.id).unwrap();
+    assert!(sessions::list(&w.deps).is_empty());
+    // Ada is free again: no phantom "already running" in a deleted tab.
+    launch(&w, &ada, layout, right).unwrap();
+}
+
+#[test]
+fn a_failed_launch_leaves_no_conversation_on_the_cell() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, cell, _) = two_cells(&w);
+    w.terminals.missing.lock().unwrap().push("sh".into());
+    assert_eq!(
+        launch(&w, &ada, layout, cell).unwrap_err().code(),
+        "SPAWN_FAILED"
+    );
+    let leaf = layouts::get(&w.deps).unwrap().layouts[0]
+        .tree
+        .leaf(cell)
+        .unwrap()
+        .clone();
+    assert_eq!((leaf.agent, leaf.engine_session_id), (None, None));
 }
