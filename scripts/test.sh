@@ -31,5 +31,8 @@ scripts/gen-types.sh --check
 step "Rust tests"
 cargo test --workspace --locked
 
+step "browser tests (Debian's Chromium + playwright-core against idea serve)"
+(cd tests/browser && IDEA_BIN="$PWD/../../target/debug/idea" npm test --silent)
+
 step "desktop smoke run (Xvfb + WebKitGTK)"
 scripts/desktop-smoke.sh

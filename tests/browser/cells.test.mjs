@@ -131,4 +131,22 @@ describe("cells", () => {
     );
     assert.deepEqual(pageErrors, []);
   });
+
+  it("(e) streams a large output completely (flow control acknowledges what xterm processed)", async () => {
+    assert.ok(first, "needs (a)");
+    // ~1.3 MB, well past the 512 KiB the server lets go unacknowledged before pausing the PTY.
+    await page.keyboard.type("seq 1 200000 && echo seq-done");
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => await hasLine(page, first.sessionId, "seq-done"), "the output stalled", 60000);
+    assert.ok(await hasLine(page, first.sessionId, "200000"), "the last number is shown");
+    // The terminal still answers afterwards.
+    await page.keyboard.type("echo still-alive");
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => await hasLine(page, first.sessionId, "still-alive"), "no answer after the burst");
+    assert.deepEqual(pageErrors, []);
+  });
 });
+
+async function hasLine(page, sessionId, text) {
+  return ((await terminalText(page, sessionId)) ?? "").split("\n").some((line) => line.trim() === text);
+}

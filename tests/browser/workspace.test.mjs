@@ -1,6 +1,7 @@
 // The rest of the workspace, end to end: layout tabs (terminal content survives switching),
 // resize by the gutter (persisted), Alt+Arrow focus, zoom, stop/restart, the side panel's
-// persona editor and refused delete, search, copy and paste. One server and page, in order.
+// persona editor and refused delete, search, copy and paste (with xterm's DOM renderer). One
+// server and page, in order.
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -33,6 +34,8 @@ describe("workspace", () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1400, height: 820 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+    // These tests use xterm's DOM renderer (the WebGL fallback); cells.test.mjs the default one.
+    await context.addInitScript(() => localStorage.setItem("idea.renderer", "dom"));
     page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(server.url);
@@ -51,6 +54,10 @@ describe("workspace", () => {
     await cell(main.nodeId).locator('[data-testid="terminal"]').click();
     await typeLine("echo one-marker");
     await waitUntil(() => hasLine(page, sessionId, "one-marker"), "no output in the first cell");
+    await waitUntil(
+      async () => (await cell(main.nodeId).locator(".xterm-rows").textContent())?.includes("one-marker"),
+      "the DOM renderer does not show the output",
+    );
   });
 
   after(async () => {
@@ -75,6 +82,20 @@ describe("workspace", () => {
     await waitUntil(async () => (await second.textContent())?.includes("Second"), "the tab was not renamed");
     assert.ok((await layoutsFile()).layouts.some((l) => l.name === "Second"), "the name is saved");
 
+    // The agent runs in the first tab: greyed here, and "Go to cell" switches tab and focuses it.
+    const entry = page.locator(`[data-testid="picker-agent"][data-agent-name="${AGENT}"]`);
+    assert.equal(await entry.getAttribute("data-running-elsewhere"), "true");
+    await page.locator('[data-testid="picker-goto"]').click();
+    await waitUntil(async () => (await page.locator('[data-testid="tab"]').first().getAttribute("data-active")) === "true", "Go to cell did not switch tab");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === main.nodeId)?.focused, "Go to cell did not focus the cell");
+    assert.ok(await hasLine(page, main.sessionId, "one-marker"), "the terminal kept its content across the switch");
+    await waitUntil(async () => {
+      const saved = await layoutsFile();
+      return saved.active === saved.layouts[0].id;
+    }, "the active tab is not saved");
+    await second.click();
+    await waitUntil(async () => (await second.getAttribute("data-active")) === "true", "could not switch back to the second tab");
+
     // A shell in the new tab's cell.
     await page.locator('[data-testid="picker-shell"]').click();
     const shell = await waitUntil(async () => (await cells(page))[0].sessionId, "no shell session");
@@ -95,6 +116,7 @@ describe("workspace", () => {
     );
 
     // Delete the second tab (with confirmation).
+    await page.locator('[data-testid="tab"]').nth(1).hover();
     await page.locator('[data-testid="tab"]').nth(1).locator('[data-testid="tab-close"]').click();
     await page.locator('[data-testid="confirm-dialog"]').waitFor();
     await page.locator('[data-testid="confirm-ok"]').click();
@@ -159,8 +181,6 @@ describe("workspace", () => {
     assert.equal(await cell(main.nodeId).locator('[data-testid="search-bar"]').count(), 0);
 
     // Copy: select everything, Ctrl+Shift+C; the shell receives no ^C meanwhile.
-    await page.evaluate((id) => window.__ideaTerminals[id].selectAll(), main.sessionId);
-    await term.click({ position: { x: 5, y: 5 }, trial: true });
     await page.evaluate((id) => window.__ideaTerminals[id].focus(), main.sessionId);
     await page.evaluate((id) => window.__ideaTerminals[id].selectAll(), main.sessionId);
     await page.keyboard.press("Control+Shift+C");
@@ -169,6 +189,10 @@ describe("workspace", () => {
     // Paste: what is on the clipboard is typed into the shell.
     await page.evaluate(() => navigator.clipboard.writeText("echo pasted-marker"));
     await page.keyboard.press("Control+Shift+V");
+    await waitUntil(
+      async () => ((await terminalText(page, main.sessionId)) ?? "").includes("echo pasted-marker"),
+      "the pasted text is not on the command line",
+    );
     await page.keyboard.press("Enter");
     await waitUntil(() => hasLine(page, main.sessionId, "pasted-marker"), "the paste did not reach the shell");
     assert.deepEqual(pageErrors, []);

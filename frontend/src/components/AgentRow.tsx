@@ -1,0 +1,46 @@
+import { useWorkspace } from "../state/workspace";
+import type { Agent, AgentProfile, SessionInfo } from "../types";
+import { Icon } from "./Icon";
+import { ProfileBadge } from "./ProfileBadge";
+
+/** One agent in the side panel: running indicator, name, profile, actions. */
+export function AgentRow(props: {
+  agent: Agent;
+  profile: AgentProfile | undefined;
+  running: SessionInfo | undefined;
+  selected: boolean;
+  onEdit(): void;
+  onDelete(): void;
+}) {
+  const { goToCell } = useWorkspace();
+  const { agent, running } = props;
+  return (
+    <li
+      className={`agent-row${props.selected ? " selected" : ""}`}
+      data-testid="agent-row"
+      data-agent-id={agent.agentId}
+      data-agent-name={agent.name}
+      data-running={running ? "true" : "false"}
+    >
+      <button
+        type="button"
+        className={`run-dot${running ? " on" : ""}`}
+        data-testid="agent-running"
+        title={running ? "Running — go to its cell" : "Not running"}
+        disabled={!running}
+        onClick={() => running && goToCell(running.layoutId, running.nodeId)}
+      />
+      <button type="button" className="agent-name" title="Edit persona" onClick={props.onEdit}>
+        {agent.name}
+      </button>
+      <ProfileBadge profile={props.profile} profileId={agent.profileId} />
+      <span className="spacer" />
+      <button type="button" className="icon" data-testid="agent-edit" title="Edit persona" onClick={props.onEdit}>
+        <Icon name="edit" />
+      </button>
+      <button type="button" className="icon danger" data-testid="agent-delete" title="Delete agent" onClick={props.onDelete}>
+        <Icon name="trash" />
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useCellActions } from "../hooks/useCellActions";
+import { useWorkspace } from "../state/workspace";
+import { existingTerminal } from "../terminal/registry";
+import type { LeafNode } from "../types";
+import { AgentPicker } from "./AgentPicker";
+import { CellHeader } from "./CellHeader";
+import { ErrorNotice } from "./ErrorNotice";
+import { SearchBar } from "./SearchBar";
+import { TerminalView } from "./TerminalView";
+
+/** One cell: a header, and either its session's terminal or a picker to start one. */
+export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf: LeafNode; only: boolean; zoomed: boolean }) {
+  const workspace = useWorkspace();
+  const { data, sessions, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
+  const session = sessions.byCell.get(leaf.id);
+  const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
+  const agentName = session ? (session.agentId ? (agent?.name ?? "agent") : "shell") : "";
+  const root = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const [picking, setPicking] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const onLaunched = useCallback(() => setPicking(false), []);
+  const actions = useCellActions(layoutId, leaf, session, agentName, body, onLaunched);
+  const showTerminal = session !== undefined && !picking;
+  const sessionId = session?.sessionId;
+
+  // Move keyboard focus here when asked (Alt+Arrow, "Go to cell", a new split).
+  useEffect(() => {
+    if (!focusRequest || focusRequest.nodeId !== leaf.id || !claimFocus(leaf.id)) return;
+    const handle = showTerminal && sessionId ? existingTerminal(sessionId) : undefined;
+    if (handle) handle.focus();
+    else (root.current?.querySelector<HTMLElement>("[data-autofocus]") ?? root.current)?.focus();
+  }, [focusRequest, leaf.id, claimFocus, showTerminal, sessionId]);
+
+  // Ctrl+Shift+F inside the terminal opens this cell's search bar.
+  useEffect(() => {
+    if (!sessionId || !showTerminal) return;
+    const handle = existingTerminal(sessionId);
+    return handle?.onSearchRequest(() => setSearchOpen(true));
+  }, [sessionId, showTerminal]);
+
+  useEffect(() => setSearchOpen(false), [sessionId]);
+
+  return (
+    <div
+      ref={root}
+      className={`cell${focused === leaf.id ? " focused" : ""}${flashed === leaf.id ? " flash" : ""}`}
+      data-testid="cell"
+      data-node-id={leaf.id}
+      data-session-id={sessionId}
+      data-focused={focused === leaf.id}
+      tabIndex={-1}
+      onFocusCapture={() => setFocused(leaf.id)}
+      onMouseDownCapture={() => setFocused(leaf.id)}
+    >
+      <CellHeader
+        session={session}
+        agent={agent}
+        profile={agent ? data.profilesById.get(agent.profileId) : undefined}
+        busy={actions.busy}
+        only={only}
+        zoomed={zoomed}
+        picking={picking}
+        searchOpen={searchOpen}
+        onRestart={() => void actions.restart()}
+        onStop={() => void actions.stop()}
+        onSplit={(direction) => void actions.split(direction)}
+        onClose={() => void actions.close()}
+        onZoom={() => toggleZoom(leaf.id)}
+        onSearch={() => setSearchOpen((open) => !open)}
+        onPick={() => setPicking((p) => !p)}
+      />
+      {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
+      <div className="cell-body" ref={body}>
+        {showTerminal && session ? (
+          <>
+            <TerminalView sessionId={session.sessionId} running={session.status === "running"} />
+            {searchOpen && <SearchBar sessionId={session.sessionId} onClose={() => setSearchOpen(false)} />}
+          </>
+        ) : (
+          <AgentPicker layoutId={layoutId} leaf={leaf} busy={actions.busy !== null} onLaunch={actions.launch} onShell={actions.openShell} />
+        )}
+      </div>
+    </div>
+  );
+}

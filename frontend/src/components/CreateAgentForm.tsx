@@ -1,0 +1,99 @@
+import { useEffect, useState } from "react";
+import { request } from "../api";
+import { useWorkspace } from "../state/workspace";
+import type { Agent } from "../types";
+import { ErrorNotice } from "./ErrorNotice";
+
+const LAST_PROFILE_KEY = "idea.lastProfile";
+
+/** Creates an agent: a name, a runtime profile, and a persona template or a blank one. */
+export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agent): void; onCancel(): void }) {
+  const { data } = useWorkspace();
+  const [name, setName] = useState("");
+  const [profileId, setProfileId] = useState(() => localStorage.getItem(LAST_PROFILE_KEY) ?? "");
+  const [template, setTemplate] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+
+  // Default to the last profile used, else the first of the catalogue.
+  useEffect(() => {
+    if (data.profiles.length > 0 && !data.profilesById.has(profileId)) setProfileId(data.profiles[0]!.id);
+  }, [data.profiles, data.profilesById, profileId]);
+
+  const chosenTemplate = data.templates.find((t) => t.id === template);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      const agent = await request("createAgent", { name: name.trim(), profileId, template: template || null });
+      localStorage.setItem(LAST_PROFILE_KEY, profileId);
+      setName("");
+      onCreated(agent);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="create-agent"
+      data-testid="create-agent-form"
+      onSubmit={submit}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") onCancel();
+      }}
+    >
+      <label>
+        <span>Name</span>
+        <input
+          autoFocus
+          data-testid="create-agent-name"
+          value={name}
+          maxLength={64}
+          placeholder="e.g. Reviewer"
+          onChange={(e) => setName(e.target.value)}
+        />
+      </label>
+      <label>
+        <span>Profile</span>
+        <select data-testid="create-agent-profile" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
+          {data.profiles.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span>Persona</span>
+        <select data-testid="create-agent-template" value={template} onChange={(e) => setTemplate(e.target.value)}>
+          <option value="">Blank (from scratch)</option>
+          {data.templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      {chosenTemplate && <p className="hint">{chosenTemplate.summary}</p>}
+      {data.profileProblems.length > 0 && (
+        <p className="hint warning" title={data.profileProblems.map((p) => `${p.source}: ${p.message}`).join("\n")}>
+          {data.profileProblems.length} user profile{data.profileProblems.length > 1 ? "s" : ""} could not be loaded.
+        </p>
+      )}
+      {error !== null && <ErrorNotice error={error} testId="create-agent-error" />}
+      <div className="form-buttons">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" data-testid="create-agent-submit" disabled={saving || !name.trim() || !profileId}>
+          Create
+        </button>
+      </div>
+    </form>
+  );
+}

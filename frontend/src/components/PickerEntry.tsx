@@ -1,0 +1,45 @@
+import { useWorkspace } from "../state/workspace";
+import type { Agent, AgentProfile, SessionInfo } from "../types";
+import { ProfileBadge } from "./ProfileBadge";
+
+/**
+ * One agent in a cell's picker. An agent already running in another cell is greyed and offers
+ * "Go to cell"; launching it anyway lets the backend explain (AGENT_ALREADY_RUNNING).
+ */
+export function PickerEntry(props: {
+  agent: Agent;
+  profile: AgentProfile | undefined;
+  assigned: boolean;
+  elsewhere: SessionInfo | undefined;
+  busy: boolean;
+  onLaunch(): void;
+}) {
+  const { goToCell } = useWorkspace();
+  const { agent, elsewhere } = props;
+  return (
+    <li className={`picker-entry${elsewhere ? " greyed" : ""}${props.assigned ? " assigned" : ""}`}>
+      <button
+        type="button"
+        className="picker-main"
+        data-testid="picker-agent"
+        data-agent-id={agent.agentId}
+        data-agent-name={agent.name}
+        data-running-elsewhere={elsewhere ? "true" : "false"}
+        data-autofocus={props.assigned || undefined}
+        disabled={props.busy}
+        title={elsewhere ? `${agent.name} is already running in another cell` : `Launch ${agent.name} here`}
+        onClick={props.onLaunch}
+      >
+        <span className="picker-name">{agent.name}</span>
+        <ProfileBadge profile={props.profile} profileId={agent.profileId} />
+        {props.assigned && <span className="picker-hint">last in this cell</span>}
+        {elsewhere && <span className="picker-hint">running in another cell</span>}
+      </button>
+      {elsewhere && (
+        <button type="button" className="small" data-testid="picker-goto" onClick={() => goToCell(elsewhere.layoutId, elsewhere.nodeId)}>
+          Go to cell
+        </button>
+      )}
+    </li>
+  );
+}

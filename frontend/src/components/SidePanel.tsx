@@ -1,0 +1,117 @@
+import { useEffect, useState } from "react";
+import { request } from "../api";
+import { useConfirm } from "../state/confirm";
+import { useWorkspace } from "../state/workspace";
+import type { Agent } from "../types";
+import { AgentRow } from "./AgentRow";
+import { CreateAgentForm } from "./CreateAgentForm";
+import { ErrorNotice } from "./ErrorNotice";
+import { PersonaEditor } from "./PersonaEditor";
+
+/** The agents panel: list, create, edit persona, delete. */
+export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
+  const { data, sessions } = useWorkspace();
+  const confirm = useConfirm();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [editorDirty, setEditorDirty] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    if (newAgentSeq > 0) setCreating(true);
+  }, [newAgentSeq]);
+
+  // An agent deleted elsewhere closes its editor.
+  useEffect(() => {
+    if (editing && data.agents.length > 0 && !data.agentsById.has(editing)) {
+      setEditing(null);
+      setEditorDirty(false);
+    }
+  }, [editing, data.agents, data.agentsById]);
+
+  /** Leaves the persona being edited, asking first if it has unsaved changes. */
+  const leaveEditor = async (): Promise<boolean> => {
+    if (!editing || !editorDirty) return true;
+    const name = data.agentsById.get(editing)?.name ?? "this agent";
+    return confirm({
+      title: `Discard your changes to ${name}'s persona?`,
+      message: "They have not been saved.",
+      confirmLabel: "Discard changes",
+      danger: true,
+    });
+  };
+
+  const edit = async (agentId: string | null) => {
+    if (agentId === editing) return;
+    if (!(await leaveEditor())) return;
+    setEditorDirty(false);
+    setEditing(agentId);
+  };
+
+  const remove = async (agent: Agent) => {
+    setError(null);
+    const ok = await confirm({
+      title: `Delete the agent ${agent.name}?`,
+      message: `It is removed from the project; its persona file (.ideai/${agent.mdPath}) is kept.`,
+      confirmLabel: "Delete agent",
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await request("deleteAgent", { agentId: agent.agentId });
+      if (editing === agent.agentId) {
+        setEditing(null);
+        setEditorDirty(false);
+      }
+      data.refreshAgents();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <aside className="side-panel" data-testid="side-panel">
+      <div className="panel-header">
+        <span className="panel-title">Agents</span>
+        <span className="panel-count">{data.agents.length}</span>
+        <span className="spacer" />
+        <button type="button" className="small primary" data-testid="agent-new" onClick={() => setCreating((c) => !c)}>
+          {creating ? "Cancel" : "+ New agent"}
+        </button>
+      </div>
+      {creating && (
+        <CreateAgentForm
+          onCreated={(agent) => {
+            setCreating(false);
+            data.refreshAgents();
+            void edit(agent.agentId);
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      )}
+      {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="panel-error" />}
+      <ul className={`agent-list${editing ? " compact" : ""}`} data-testid="agent-list">
+        {data.agents.map((agent) => (
+          <AgentRow
+            key={agent.agentId}
+            agent={agent}
+            profile={data.profilesById.get(agent.profileId)}
+            running={sessions.runningByAgent.get(agent.agentId)}
+            selected={editing === agent.agentId}
+            onEdit={() => void edit(agent.agentId)}
+            onDelete={() => void remove(agent)}
+          />
+        ))}
+        {data.agents.length === 0 && <li className="muted">No agents yet.</li>}
+      </ul>
+      {editing && data.agentsById.has(editing) && (
+        <PersonaEditor
+          key={editing}
+          agent={data.agentsById.get(editing)!}
+          onDirtyChange={setEditorDirty}
+          onClose={() => void edit(null)}
+        />
+      )}
+    </aside>
+  );
+}

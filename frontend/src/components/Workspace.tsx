@@ -1,0 +1,130 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { describeError, errorAction } from "../api";
+import { useCellFocus } from "../hooks/useCellFocus";
+import { useConnection } from "../hooks/useConnection";
+import { useLayouts } from "../hooks/useLayouts";
+import { useProjectData } from "../hooks/useProjectData";
+import { useSessions } from "../hooks/useSessions";
+import { useWorkspaceKeys } from "../hooks/useWorkspaceKeys";
+import { findLeaf, leavesOf } from "../state/layoutTree";
+import { retainTerminals } from "../terminal/registry";
+import { useToaster } from "../state/toasts";
+import { WorkspaceContext, type Workspace as WorkspaceApi } from "../state/workspace";
+import { ErrorNotice } from "./ErrorNotice";
+import { LayoutView } from "./LayoutView";
+import { SidePanel } from "./SidePanel";
+import { TabBar } from "./TabBar";
+import { TopBar } from "./TopBar";
+
+const SIDE_PANEL_KEY = "idea.sidePanel";
+
+/** The whole window: top bar, side panel, layout tabs and the active layout's cells. */
+export function Workspace() {
+  const toaster = useToaster();
+  const connection = useConnection();
+  const data = useProjectData(connection.epoch);
+  // Toasts outlive renders; their "Go to cell" calls the latest goToCell.
+  const goToCellRef = useRef<(layoutId: string, nodeId: string) => void>(() => undefined);
+
+  const reportError = useCallback(
+    (error: unknown) => {
+      const action = errorAction(error);
+      toaster.show({
+        kind: "error",
+        text: describeError(error),
+        ...(action ? { action: { label: action.label, run: () => goToCellRef.current(action.layoutId, action.nodeId) } } : {}),
+      });
+    },
+    [toaster],
+  );
+
+  const layouts = useLayouts(connection.epoch, reportError);
+  const sessions = useSessions(connection.epoch);
+  const focus = useCellFocus();
+  const [zoomByLayout, setZoomByLayout] = useState<Record<string, string | undefined>>({});
+  const [sidePanelOpen, setSidePanelOpen] = useState(() => localStorage.getItem(SIDE_PANEL_KEY) !== "closed");
+  useEffect(() => localStorage.setItem(SIDE_PANEL_KEY, sidePanelOpen ? "open" : "closed"), [sidePanelOpen]);
+  const [newAgentSeq, setNewAgentSeq] = useState(0);
+
+  const active = layouts.layouts?.layouts.find((l) => l.id === layouts.layouts?.active) ?? null;
+  const zoomedId = active ? zoomByLayout[active.id] : undefined;
+  const zoomed = active && zoomedId && findLeaf(active.tree, zoomedId) ? zoomedId : null;
+
+  const toggleZoom = useCallback(
+    (nodeId: string) => {
+      if (!active) return;
+      setZoomByLayout((prev) => ({ ...prev, [active.id]: prev[active.id] === nodeId ? undefined : nodeId }));
+      focus.requestFocus(nodeId);
+    },
+    [active, focus],
+  );
+
+  const goToCell = useCallback(
+    (layoutId: string, nodeId: string) => {
+      if (layouts.layouts?.active !== layoutId) void layouts.setActive(layoutId);
+      setZoomByLayout((prev) => (prev[layoutId] && prev[layoutId] !== nodeId ? { ...prev, [layoutId]: undefined } : prev));
+      focus.requestFocus(nodeId);
+      focus.flash(nodeId);
+    },
+    [layouts, focus],
+  );
+  goToCellRef.current = goToCell;
+
+  // Terminals whose session or cell is gone (closed, restarted, layout deleted) are disposed.
+  useEffect(() => {
+    if (!layouts.layouts) return;
+    const cells = new Set(layouts.layouts.layouts.flatMap((l) => leavesOf(l.tree).map((leaf) => leaf.id)));
+    const live = [...sessions.byCell.values()].filter((s) => cells.has(s.nodeId)).map((s) => s.sessionId);
+    retainTerminals(new Set(live));
+  }, [layouts.layouts, sessions.byCell]);
+
+  useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom);
+
+  const openNewAgent = useCallback(() => {
+    setSidePanelOpen(true);
+    setNewAgentSeq((n) => n + 1);
+  }, []);
+
+  const workspace: WorkspaceApi = {
+    data,
+    layouts,
+    sessions,
+    focused: focus.focused,
+    focusRequest: focus.focusRequest,
+    flashed: focus.flashed,
+    setFocused: focus.setFocused,
+    requestFocus: focus.requestFocus,
+    claimFocus: focus.claimFocus,
+    zoomed,
+    toggleZoom,
+    goToCell,
+    reportError,
+    openNewAgent,
+  };
+
+  return (
+    <WorkspaceContext.Provider value={workspace}>
+      <div className="app" data-testid="app">
+        <TopBar
+          projectName={data.project?.name ?? null}
+          connection={connection.state}
+          sidePanelOpen={sidePanelOpen}
+          onToggleSidePanel={() => setSidePanelOpen((open) => !open)}
+        />
+        {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
+        <div className="main">
+          {sidePanelOpen && <SidePanel newAgentSeq={newAgentSeq} />}
+          <section className="workspace">
+            {layouts.layouts && <TabBar layouts={layouts.layouts} />}
+            {layouts.loadError && <ErrorNotice error={layouts.loadError} testId="layouts-error" />}
+            {active ? (
+              <LayoutView key={active.id} layout={active} zoomed={zoomed} />
+            ) : (
+              <div className="placeholder">{connection.state === "open" ? "Loading…" : "Connecting to IdeA…"}</div>
+            )}
+          </section>
+        </div>
+      </div>
+    </WorkspaceContext.Provider>
+  );
+}

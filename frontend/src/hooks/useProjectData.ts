@@ -1,0 +1,73 @@
+import { useEffect, useMemo, useState } from "react";
+import { describeError, request } from "../api";
+import type { Agent, AgentProfile, PersonaTemplate, ProfileProblem, Project } from "../types";
+import { useCoalescedRefresh } from "./useCoalescedRefresh";
+import { useDomainEvent } from "./useDomainEvent";
+
+export interface ProjectData {
+  project: Project | null;
+  agents: Agent[];
+  agentsById: Map<string, Agent>;
+  profiles: AgentProfile[];
+  profilesById: Map<string, AgentProfile>;
+  profileProblems: ProfileProblem[];
+  templates: PersonaTemplate[];
+  /** Why the project could not be read, if it could not. */
+  loadError: string | null;
+  refreshAgents(): void;
+}
+
+/** The project, its agents, and the profile and template catalogues; kept current by events. */
+export function useProjectData(epoch: number): ProjectData {
+  const [project, setProject] = useState<Project | null>(null);
+  const [agents, setAgents] = useState<Agent[]>([]);
+  const [profiles, setProfiles] = useState<AgentProfile[]>([]);
+  const [profileProblems, setProfileProblems] = useState<ProfileProblem[]>([]);
+  const [templates, setTemplates] = useState<PersonaTemplate[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const refreshAgents = useCoalescedRefresh(async () => {
+    try {
+      setAgents(await request("listAgents"));
+      setLoadError(null);
+    } catch (error) {
+      setLoadError(describeError(error));
+    }
+  });
+
+  useEffect(() => {
+    if (epoch === 0) return;
+    let cancelled = false;
+    (async () => {
+      try {
+        const [p, profileAnswer, t] = await Promise.all([
+          request("getProject"),
+          request("listProfiles"),
+          request("listTemplates"),
+        ]);
+        if (cancelled) return;
+        setProject(p);
+        setProfiles(profileAnswer.profiles);
+        setProfileProblems(profileAnswer.problems);
+        setTemplates(t);
+      } catch (error) {
+        if (!cancelled) setLoadError(describeError(error));
+      }
+    })();
+    refreshAgents();
+    return () => {
+      cancelled = true;
+    };
+  }, [epoch, refreshAgents]);
+
+  useDomainEvent((event) => {
+    if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged") {
+      refreshAgents();
+    }
+  });
+
+  const agentsById = useMemo(() => new Map(agents.map((a) => [a.agentId, a])), [agents]);
+  const profilesById = useMemo(() => new Map(profiles.map((p) => [p.id, p])), [profiles]);
+
+  return { project, agents, agentsById, profiles, profilesById, profileProblems, templates, loadError, refreshAgents };
+}

@@ -1,0 +1,261 @@
+// One live xterm.js terminal per session, kept alive outside React so its content survives
+// layout tab switches, zoom and re-renders: a cell mounts the session's terminal by re-parenting
+// its DOM element. Each terminal is attached to its session's output once, writes it with flow
+// control (acknowledged after xterm has processed it) and sends keystrokes and size changes.
+
+import { FitAddon } from "@xterm/addon-fit";
+import { SearchAddon } from "@xterm/addon-search";
+import { Unicode11Addon } from "@xterm/addon-unicode11";
+import { WebLinksAddon } from "@xterm/addon-web-links";
+import { WebglAddon } from "@xterm/addon-webgl";
+import { Terminal } from "@xterm/xterm";
+import { attachTerminal, request, sendInput, type TerminalAttachment } from "../api";
+import { copyText, readText } from "./clipboard";
+import { TERMINAL_OPTIONS } from "./theme";
+
+/** Bytes acknowledged at once at most this often (or as soon as this many are pending). */
+const ACK_DELAY_MS = 10;
+const ACK_EAGER_BYTES = 64 * 1024;
+const RESIZE_REPORT_DELAY_MS = 80;
+
+export class TerminalHandle {
+  readonly term: Terminal;
+  readonly search: SearchAddon;
+  private readonly fitAddon = new FitAddon();
+  private readonly host: HTMLDivElement;
+  private readonly attachment: TerminalAttachment;
+  private readonly searchListeners = new Set<() => void>();
+  private opened = false;
+  private webgl: WebglAddon | null = null;
+  private pendingAck = 0;
+  private ackTimer: ReturnType<typeof setTimeout> | null = null;
+  private reportTimer: ReturnType<typeof setTimeout> | null = null;
+  private reported: { rows: number; cols: number } | null = null;
+  private copyTimer: ReturnType<typeof setTimeout> | null = null;
+  private running = true;
+  private disposed = false;
+
+  constructor(readonly sessionId: string) {
+    this.term = new Terminal(TERMINAL_OPTIONS);
+    this.search = new SearchAddon({ highlightLimit: 2000 });
+    this.term.loadAddon(this.fitAddon);
+    this.term.loadAddon(this.search);
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = "11";
+    this.term.loadAddon(
+      new WebLinksAddon((event, uri) => {
+        event.preventDefault();
+        window.open(uri, "_blank", "noopener,noreferrer");
+      }),
+    );
+
+    this.host = document.createElement("div");
+    this.host.className = "terminal-host";
+    this.host.dataset.sessionId = sessionId;
+
+    this.term.onData((data) => {
+      if (this.running) sendInput(sessionId, data);
+    });
+    this.term.onBinary((data) => {
+      if (!this.running) return;
+      const bytes = new Uint8Array(data.length);
+      for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
+      sendInput(sessionId, bytes);
+    });
+    this.term.onResize(() => this.scheduleSizeReport());
+    this.term.onSelectionChange(() => this.copySelectionSoon());
+    this.term.attachCustomKeyEventHandler((event) => this.handleKey(event));
+
+    this.attachment = attachTerminal(
+      sessionId,
+      (bytes) => this.write(bytes),
+      () => {
+        // Re-attached after a reconnect: the server replays the recent output from the start.
+        this.pendingAck = 0;
+        this.term.reset();
+      },
+    );
+  }
+
+  /** Shows the terminal inside `container` (moving it from wherever it was). */
+  mount(container: HTMLElement): void {
+    if (this.disposed) return;
+    if (this.host.parentElement !== container) container.appendChild(this.host);
+    if (!this.opened) {
+      this.term.open(this.host);
+      this.opened = true;
+      this.loadWebgl();
+    }
+    this.fit();
+  }
+
+  /** Takes the terminal out of `container` if it is still there (it stays alive). */
+  unmount(container: HTMLElement): void {
+    if (this.host.parentElement === container) container.removeChild(this.host);
+  }
+
+  /** Fits the terminal to its container and reports a changed size to the PTY. */
+  fit(): void {
+    if (!this.opened || !this.host.isConnected || this.host.clientWidth < 10 || this.host.clientHeight < 10) return;
+    const dims = this.fitAddon.proposeDimensions();
+    if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
+    const cols = Math.max(2, dims.cols);
+    const rows = Math.max(1, dims.rows);
+    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+    this.scheduleSizeReport();
+  }
+
+  focus(): void {
+    this.term.focus();
+  }
+
+  /** Whether the session's process is alive (no input or resize is sent to an exited one). */
+  setRunning(running: boolean): void {
+    this.running = running;
+    if (running) this.scheduleSizeReport();
+  }
+
+  /** Called when the user asks to search this terminal (Ctrl+Shift+F inside it). */
+  onSearchRequest(listener: () => void): () => void {
+    this.searchListeners.add(listener);
+    return () => this.searchListeners.delete(listener);
+  }
+
+  /** The visible text and scrollback, one string per line (tests and "copy all"). */
+  text(): string {
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer]) if (timer) clearTimeout(timer);
+    this.attachment.detach();
+    this.webgl?.dispose();
+    this.term.dispose();
+    this.host.remove();
+  }
+
+  // --- output and flow control ------------------------------------------------------------
+
+  private write(bytes: Uint8Array): void {
+    if (this.disposed) return;
+    const length = bytes.length;
+    this.term.write(bytes, () => {
+      this.pendingAck += length;
+      if (this.pendingAck >= ACK_EAGER_BYTES) this.flushAck();
+      else this.ackTimer ??= setTimeout(() => this.flushAck(), ACK_DELAY_MS);
+    });
+  }
+
+  private flushAck(): void {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+    if (this.pendingAck > 0 && !this.disposed) this.attachment.ack(this.pendingAck);
+    this.pendingAck = 0;
+  }
+
+  private scheduleSizeReport(): void {
+    if (this.reportTimer) clearTimeout(this.reportTimer);
+    this.reportTimer = setTimeout(() => {
+      this.reportTimer = null;
+      const { rows, cols } = this.term;
+      if (!this.running || !this.opened || (this.reported?.rows === rows && this.reported.cols === cols)) return;
+      this.reported = { rows, cols };
+      request("resizeTerminal", { sessionId: this.sessionId, rows, cols }).catch(() => {
+        this.reported = null; // try again on the next fit
+      });
+    }, RESIZE_REPORT_DELAY_MS);
+  }
+
+  // --- renderer ---------------------------------------------------------------------------
+
+  private loadWebgl(): void {
+    if (localStorage.getItem("idea.renderer") === "dom") return;
+    try {
+      const webgl = new WebglAddon();
+      webgl.onContextLoss(() => {
+        // WebKitGTK and GPU resets lose the context: fall back to the DOM renderer.
+        webgl.dispose();
+        if (this.webgl === webgl) this.webgl = null;
+      });
+      this.term.loadAddon(webgl);
+      this.webgl = webgl;
+    } catch {
+      this.webgl = null; // no WebGL2 here: the DOM renderer stays
+    }
+  }
+
+  // --- keys and clipboard -----------------------------------------------------------------
+
+  /** Returns false for the keys the terminal must not send to the PTY. */
+  private handleKey(event: KeyboardEvent): boolean {
+    const ctrlShift = event.ctrlKey && event.shiftKey && !event.altKey && !event.metaKey;
+    if (ctrlShift && (event.code === "KeyC" || event.code === "KeyV" || event.code === "KeyF")) {
+      if (event.type === "keydown") {
+        event.preventDefault();
+        if (event.code === "KeyC") void copyText(this.term.getSelection(), { fallback: true });
+        else if (event.code === "KeyV") void this.pasteFromClipboard();
+        else for (const listener of [...this.searchListeners]) listener();
+      }
+      return false;
+    }
+    // Alt+Arrow moves between cells (handled by the workspace), never sent to the PTY.
+    if (event.altKey && !event.ctrlKey && !event.metaKey && event.key.startsWith("Arrow")) return false;
+    // Ctrl+Shift+Enter toggles zoom (handled by the workspace).
+    if (ctrlShift && event.key === "Enter") return false;
+    return true;
+  }
+
+  private async pasteFromClipboard(): Promise<void> {
+    const text = await readText();
+    if (text) this.term.paste(text);
+  }
+
+  private copySelectionSoon(): void {
+    if (this.copyTimer) clearTimeout(this.copyTimer);
+    this.copyTimer = setTimeout(() => {
+      this.copyTimer = null;
+      if (this.term.hasSelection()) void copyText(this.term.getSelection(), { fallback: false });
+    }, 150);
+  }
+}
+
+const terminals = new Map<string, TerminalHandle>();
+
+declare global {
+  interface Window {
+    /** Session id → xterm Terminal; set only under browser automation, for the e2e tests. */
+    __ideaTerminals?: Record<string, Terminal>;
+  }
+}
+
+const exposeForTests = typeof navigator !== "undefined" && navigator.webdriver === true;
+
+/** The session's terminal, created (and attached to the output) on first use. */
+export function terminalFor(sessionId: string): TerminalHandle {
+  let handle = terminals.get(sessionId);
+  if (!handle) {
+    handle = new TerminalHandle(sessionId);
+    terminals.set(sessionId, handle);
+    if (exposeForTests) (window.__ideaTerminals ??= {})[sessionId] = handle.term;
+  }
+  return handle;
+}
+
+export function existingTerminal(sessionId: string): TerminalHandle | undefined {
+  return terminals.get(sessionId);
+}
+
+/** Disposes the terminals of sessions that are gone (cell closed, session replaced). */
+export function retainTerminals(live: ReadonlySet<string>): void {
+  for (const [sessionId, handle] of terminals) {
+    if (live.has(sessionId)) continue;
+    handle.dispose();
+    terminals.delete(sessionId);
+    if (window.__ideaTerminals) delete window.__ideaTerminals[sessionId];
+  }
+}

@@ -1,0 +1,53 @@
+// What a backend transport provides. Only `src/api.ts` uses transports; the rest of the UI
+// talks to `api.ts`.
+
+import type { DomainEvent } from "../types";
+
+/** The backend's error shape: a stable code, a readable message, details the UI can act on. */
+export interface ApiError {
+  code: string;
+  message: string;
+  data?: unknown;
+}
+
+/** Receives one session's output. */
+export interface TerminalSink {
+  /** Output bytes, in order: the replay first, then live output. */
+  onBytes(bytes: Uint8Array): void;
+  /** The stream starts over (re-attached after a reconnect): the replay follows. */
+  onRestart(): void;
+}
+
+/** A client's attachment to one session's output. */
+export interface TerminalAttachment {
+  /** Stops receiving output. */
+  detach(): void;
+  /** Tells the backend that `bytes` more bytes were processed (flow control). */
+  ack(bytes: number): void;
+}
+
+export type ConnectionState = "connecting" | "open" | "closed";
+
+export interface Transport {
+  readonly kind: "tauri" | "websocket";
+  request(method: string, params: unknown): Promise<unknown>;
+  onEvent(listener: (event: DomainEvent) => void): () => void;
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+  connectionState(): ConnectionState;
+  attach(sessionId: string, sink: TerminalSink): TerminalAttachment;
+  sendInput(sessionId: string, data: Uint8Array): void;
+}
+
+/** Normalises anything a transport may reject with into an [`ApiError`]. */
+export function toApiError(value: unknown): ApiError {
+  if (typeof value === "object" && value !== null && "code" in value && "message" in value) {
+    const { code, message, data } = value as { code: unknown; message: unknown; data?: unknown };
+    return {
+      code: typeof code === "string" ? code : String(code),
+      message: String(message),
+      ...(data === undefined || data === null ? {} : { data }),
+    };
+  }
+  if (value instanceof Error) return { code: "INTERNAL", message: value.message };
+  return { code: "INTERNAL", message: String(value) };
+}
