@@ -12,7 +12,7 @@ want_tests=0
 
 apt_packages=(build-essential pkg-config curl file libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev)
 if [ "$want_tests" = 1 ]; then
-  apt_packages+=(xvfb xauth chromium imagemagick)
+  apt_packages+=(xvfb xauth chromium webkit2gtk-driver)
 fi
 
 missing=()
@@ -31,6 +31,13 @@ fi
 command -v cargo >/dev/null 2>&1 || { echo "setup: cargo is missing: install Rust (rustup) first" >&2; exit 1; }
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$node_major" -ge 20 ] || { echo "setup: Node.js >= 20 is needed (found $(node --version))" >&2; exit 1; }
+
+# tauri-driver drives the desktop window in the tests (WebDriver over WebKitWebDriver).
+if [ "$want_tests" = 1 ] && ! command -v tauri-driver >/dev/null 2>&1; then
+  echo "setup: installing tauri-driver"
+  cargo install --quiet --locked tauri-driver --version 2.1.0
+fi
+export PATH="$HOME/.cargo/bin:$PATH"
 
 # npm packages: reinstall only when the lock file changed since the last install.
 if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
+export PATH="$HOME/.cargo/bin:$PATH"
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -34,5 +35,5 @@ cargo test --workspace --locked
 step "browser tests (Debian's Chromium + playwright-core against idea serve)"
 (cd tests/browser && IDEA_BIN="$PWD/../../target/debug/idea" npm test --silent)
 
-step "desktop smoke run (Xvfb + WebKitGTK)"
-scripts/desktop-smoke.sh
+step "desktop end to end (Xvfb + WebKitGTK, driven by tauri-driver + WebKitWebDriver)"
+xvfb-run -a -s "-screen 0 1280x800x24" env IDEA_BIN="$PWD/target/debug/idea" node --test tests/desktop/

@@ -10,10 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use tauri::ipc::{Channel, InvokeResponseBody};
-use tauri::{AppHandle, Emitter, Manager, RunEvent};
-
-/// Set to make the window quit once the frontend has reached the backend (the smoke test).
-const SMOKE_ENV: &str = "IDEA_DESKTOP_SMOKE";
+use tauri::{Emitter, Manager, RunEvent};
 
 struct Desktop {
     project: OpenProject,
@@ -23,20 +20,10 @@ struct Desktop {
 
 #[tauri::command]
 fn api_request(
-    app: AppHandle,
     state: tauri::State<'_, Desktop>,
     request: serde_json::Value,
 ) -> Result<serde_json::Value, WireError> {
-    let result = api::handle(&state.project.deps, api::decode(request)?);
-    if result.is_ok() && std::env::var_os(SMOKE_ENV).is_some() {
-        println!("desktop smoke: the frontend reached the backend");
-        // Leave the page a moment to render before quitting.
-        std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_secs(2));
-            app.exit(0);
-        });
-    }
-    result
+    api::handle(&state.project.deps, api::decode(request)?)
 }
 
 #[tauri::command]
