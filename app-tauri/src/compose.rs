@@ -4,6 +4,7 @@ use idea_application::project;
 use idea_application::{AppError, AppResult, Deps, Ports};
 use idea_domain::ProjectPath;
 use idea_domain::ports::ProfileCatalog;
+use idea_infrastructure::cli_homes::FsCliHomes;
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
 use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
@@ -18,6 +19,17 @@ pub fn user_dir() -> PathBuf {
     }
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
     home.join(".ideai")
+}
+
+/// The agent CLIs' user config files, as the CLIs themselves locate them.
+pub fn cli_homes() -> FsCliHomes {
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
+    let dir = |var| {
+        std::env::var_os(var)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    FsCliHomes::for_home(&home, dir("CLAUDE_CONFIG_DIR"), dir("CODEX_HOME"))
 }
 
 /// The user's login shell: `$SHELL`, else `/bin/sh`.
@@ -78,6 +90,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         events: events.clone(),
         ids: Arc::new(RandomIds),
         terminals: Arc::new(PortablePtyHost::default()),
+        cli_homes: Arc::new(cli_homes()),
         login_shell: login_shell(),
     });
     Ok(OpenProject { path, deps, events })

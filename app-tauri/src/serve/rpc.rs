@@ -74,14 +74,14 @@ impl RpcError {
 
 /// Parses one text frame. A frame that is not a valid call yields the error answer to send
 /// (always answered, with `id: null` when the id itself is unusable).
-pub(super) fn parse(text: &str) -> Result<Call, (Value, RpcError)> {
+pub(super) fn parse(text: &str) -> Result<Call, Box<(Value, RpcError)>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
-        (
+        Box::new((
             Value::Null,
             RpcError::new(PARSE_ERROR, format!("parse error: {e}")),
-        )
+        ))
     })?;
-    let invalid = |id: Value, why: &str| (id, RpcError::new(INVALID_REQUEST, why));
+    let invalid = |id: Value, why: &str| Box::new((id, RpcError::new(INVALID_REQUEST, why)));
     let mut object = match value {
         Value::Object(object) => object,
         Value::Array(_) => return Err(invalid(Value::Null, "batch requests are not supported")),
@@ -194,7 +194,7 @@ mod tests {
     use super::*;
 
     fn parse_err(text: &str) -> (Value, i64) {
-        let (id, e) = parse(text).unwrap_err();
+        let (id, e) = *parse(text).unwrap_err();
         (id, e.code)
     }
 

@@ -140,7 +140,10 @@ impl Client {
     async fn on_text(&mut self, text: &str) {
         let call = match rpc::parse(text) {
             Ok(call) => call,
-            Err((id, error)) => return self.send(rpc::error(id, &error)),
+            Err(rejected) => {
+                let (id, error) = *rejected;
+                return self.send(rpc::error(id, &error));
+            }
         };
         let rpc::Call { id, method, params } = call;
         let outcome = match method.as_str() {

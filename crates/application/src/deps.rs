@@ -2,7 +2,7 @@
 
 use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
-use idea_domain::ports::{EventPublisher, IdGenerator, ProfileCatalog, ProjectStore};
+use idea_domain::ports::{CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore};
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -14,6 +14,7 @@ pub struct Ports {
     pub events: Arc<dyn EventPublisher>,
     pub ids: Arc<dyn IdGenerator>,
     pub terminals: Arc<dyn TerminalHost>,
+    pub cli_homes: Arc<dyn CliHomes>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
 }
@@ -25,6 +26,7 @@ pub struct Deps {
     pub events: Arc<dyn EventPublisher>,
     pub ids: Arc<dyn IdGenerator>,
     pub terminals: Arc<dyn TerminalHost>,
+    pub cli_homes: Arc<dyn CliHomes>,
     pub login_shell: String,
     pub sessions: SessionRegistry,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
@@ -48,6 +50,7 @@ impl Deps {
             events,
             ids,
             terminals,
+            cli_homes,
             login_shell,
         } = ports;
         Self {
@@ -56,6 +59,7 @@ impl Deps {
             events,
             ids,
             terminals,
+            cli_homes,
             login_shell,
             sessions: SessionRegistry::default(),
             write_lock: Mutex::new(()),

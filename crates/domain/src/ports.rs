@@ -5,7 +5,7 @@ use crate::event::DomainEvent;
 use crate::ids::AgentId;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
-use crate::profile::{AgentProfile, ProfileId};
+use crate::profile::{AgentProfile, FolderTrust, ProfileId};
 use crate::project::Project;
 use std::path::PathBuf;
 use uuid::Uuid;
@@ -116,6 +116,28 @@ pub enum SeedOutcome {
     Unchanged,
     /// The user changed the file (or made it); IdeA left it alone.
     KeptUserEdit,
+}
+
+/// What [`CliHomes::trust_folder`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustOutcome {
+    Recorded,
+    AlreadyTrusted,
+    /// The CLI's config could not be understood; it was left untouched (the CLI will ask).
+    LeftUnreadableConfig,
+}
+
+/// The agent CLIs' own user-level configuration (in the user's home).
+pub trait CliHomes: Send + Sync {
+    /// Records `folder` as trusted in the CLI's config, keeping everything else in it.
+    ///
+    /// # Errors
+    /// An I/O failure.
+    fn trust_folder(
+        &self,
+        trust: FolderTrust,
+        folder: &std::path::Path,
+    ) -> Result<TrustOutcome, StoreError>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

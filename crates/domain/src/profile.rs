@@ -99,6 +99,18 @@ pub struct StructuredMode {
     pub stdin_null: bool,
 }
 
+/// Where a CLI records which folders the user trusts, so IdeA can pre-accept an agent's run
+/// dir and the CLI's first-run trust screen does not stop every new agent (cli-facts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum FolderTrust {
+    /// `~/.claude.json`: `projects["<folder>"].hasTrustDialogAccepted = true`.
+    ClaudeJson,
+    /// `$CODEX_HOME/config.toml` (default `~/.codex`): `[projects."<folder>"] trust_level = "trusted"`.
+    CodexConfig,
+}
+
 /// A per-CLI config file IdeA writes into the agent's run dir before a launch. `{projectRoot}`
 /// and `{runDir}` in `content` are replaced. A file the user edited is never overwritten.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +160,9 @@ pub struct AgentProfile {
     /// agent commands by default).
     #[serde(default)]
     pub via_shell: bool,
+    /// The CLI's folder-trust record, pre-accepted for the agent's cwd before a launch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trust: Option<FolderTrust>,
     /// Config files seeded into the run dir before each launch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seed_files: Vec<SeedFile>,

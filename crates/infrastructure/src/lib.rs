@@ -1,12 +1,14 @@
 //! IdeA's adapters: each implements a port of `idea-domain` against the real world.
 //!
 //! - [`store`]: the `.ideai/` JSON/Markdown store, atomic writes.
+//! - [`cli_homes`]: the agent CLIs' own user config (pre-accepting an agent's folder).
 //! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
 //! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
 //! - [`system`]: wall clock, random ids, an in-process event bus.
 
 pub mod atomic;
+pub mod cli_homes;
 pub mod probe;
 pub mod profiles;
 pub mod pty;

@@ -60,6 +60,16 @@ fn launch_runs_the_cli_in_its_run_dir_with_its_convention_file_and_session_id() 
     assert!(convention.contains("Reviews every change."), "{convention}");
     assert_eq!(start["env"]["TERM"], "xterm-256color");
     assert_eq!(start["env"]["TMUX"], serde_json::Value::Null);
+    // The CLI's own trust screen is pre-accepted for exactly the run dir.
+    let claude_json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(w.dir.path().join("home/.claude.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        claude_json["projects"][run_dir.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true
+    );
+    assert_eq!(claude_json["projects"].as_object().unwrap().len(), 1);
     assert!(
         !w.root().join("CLAUDE.md").exists(),
         "nothing is written at the project root"

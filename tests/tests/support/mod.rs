@@ -6,6 +6,7 @@ use idea_domain::layout::Direction;
 use idea_domain::ports::EventPublisher;
 use idea_domain::terminal::{SessionInfo, TerminalSize};
 use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId, SessionId};
+use idea_infrastructure::cli_homes::FsCliHomes;
 use idea_infrastructure::profiles::FsProfileCatalog;
 use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
@@ -92,6 +93,7 @@ pub fn world() -> World {
         events: events.clone(),
         ids: Arc::new(RandomIds),
         terminals: Arc::new(PortablePtyHost::new()),
+        cli_homes: Arc::new(FsCliHomes::for_home(&dir.path().join("home"), None, None)),
         login_shell: "/bin/sh".into(),
     });
     World { dir, deps, events }
@@ -104,6 +106,7 @@ fn write_profiles(dir: &Path) -> PathBuf {
         "name": "Fake agent",
         "command": env!("CARGO_BIN_EXE_fake-agent"),
         "args": ["--add-dir", "{projectRoot}"],
+        "trust": {"kind": "claudeJson"},
         "seedFiles": [{"path": ".fake/settings.json", "content": "{\"workspace\": \"{projectRoot}\"}"}],
         "contextInjection": {"kind": "conventionFile", "target": "CLAUDE.md"},
         "session": {"assignArgs": ["--session-id", "{id}"], "resumeArgs": ["--resume", "{id}"]},

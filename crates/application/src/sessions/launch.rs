@@ -94,6 +94,10 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         size,
     };
     let (spec, context) = prepare_invocation(&invocation);
+    if let Some(trust) = profile.trust {
+        // Not fatal: without it the CLI shows its own trust screen in the cell.
+        let _ = deps.cli_homes.trust_folder(trust, &spec.cwd);
+    }
     // Step 4's per-CLI seeds (now that paths are known), then 7. the convention file.
     write_context_files(
         deps,

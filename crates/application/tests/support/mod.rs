@@ -145,6 +145,7 @@ impl ProfileCatalog for StaticCatalog {
                 mcp: None,
                 structured: None,
                 via_shell: false,
+                trust: None,
                 seed_files: vec![],
                 version_args: vec!["--version".into()],
             })
@@ -152,6 +153,21 @@ impl ProfileCatalog for StaticCatalog {
     }
     fn problems(&self) -> Vec<ProfileProblem> {
         vec![]
+    }
+}
+
+/// Records the folders a launch asked to trust.
+#[derive(Default)]
+pub struct TrustedFolders(pub Mutex<Vec<(idea_domain::profile::FolderTrust, PathBuf)>>);
+
+impl idea_domain::ports::CliHomes for TrustedFolders {
+    fn trust_folder(
+        &self,
+        trust: idea_domain::profile::FolderTrust,
+        folder: &std::path::Path,
+    ) -> Result<idea_domain::ports::TrustOutcome, StoreError> {
+        self.0.lock().unwrap().push((trust, folder.to_path_buf()));
+        Ok(idea_domain::ports::TrustOutcome::Recorded)
     }
 }
 
@@ -200,6 +216,7 @@ fn deps_over(
         events,
         ids: Arc::new(SequentialIds::default()),
         terminals,
+        cli_homes: Arc::new(TrustedFolders::default()),
         login_shell: "/bin/sh".into(),
     })
 }

@@ -17,6 +17,7 @@ fn profile(injection: ContextInjection) -> AgentProfile {
         mcp: None,
         structured: None,
         via_shell: false,
+        trust: None,
         seed_files: vec![],
         version_args: vec![],
     }

@@ -5,7 +5,7 @@
 //! profile, and against `/work/shared/spec/cli-facts.md`. Re-check when a CLI's version changes.
 
 use idea_domain::profile::{
-    AgentProfile, ContextInjection, CwdTemplate, McpStyle, ProfileId, SessionStrategy,
+    AgentProfile, ContextInjection, CwdTemplate, FolderTrust, McpStyle, ProfileId, SessionStrategy,
     StructuredMode,
 };
 use std::collections::BTreeMap;
@@ -66,6 +66,7 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
         mcp: None,
         structured: None,
         via_shell: false,
+        trust: None,
         seed_files: Vec::new(),
         version_args: strings(&["--version"]),
     }
@@ -77,6 +78,9 @@ fn claude_code() -> AgentProfile {
     AgentProfile {
         // The cwd is the agent's run dir: `--add-dir` lets its tools reach the project root.
         args: strings(&["--add-dir", "{projectRoot}"]),
+        // cli-facts: the folder-trust screen is skipped for a folder accepted in ~/.claude.json;
+        // IdeA accepts exactly the agent's run dir.
+        trust: Some(FolderTrust::ClaudeJson),
         // cli-facts: the quiet-start variables (no auto-update, no telemetry, no extra traffic).
         env: env(&[
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
@@ -130,6 +134,8 @@ fn codex() -> AgentProfile {
         // cli-facts: without it the TUI leaves a background daemon running after `/quit`.
         // The cwd is the agent's run dir: `--add-dir` makes the project root writable too.
         args: strings(&["--no-daemon", "--add-dir", "{projectRoot}"]),
+        // cli-facts: inside a git repo Codex asks to trust the folder unless config.toml says so.
+        trust: Some(FolderTrust::CodexConfig),
         // Codex mints its own thread ids: it can be resumed (`codex resume <SESSION_ID>`, a UUID
         // or a session name) but not started with an id of ours.
         session: Some(SessionStrategy {

@@ -1,0 +1,253 @@
+//! The agent CLIs' user-level config files, where they remember which folders the user
+//! trusts. IdeA adds an agent's run dir there before launching it, so a new agent does not
+//! stop on the CLI's trust screen. Everything else in those files is kept; a file IdeA cannot
+//! parse is left untouched (the CLI then asks, as it would anyway).
+
+use crate::atomic::write_atomic;
+use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
+use idea_domain::profile::FolderTrust;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The CLIs' config files under one home folder.
+#[derive(Debug, Clone)]
+pub struct FsCliHomes {
+    /// `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`).
+    pub claude_json: PathBuf,
+    /// `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`).
+    pub codex_config: PathBuf,
+}
+
+impl FsCliHomes {
+    /// The files for `home`, honouring `CLAUDE_CONFIG_DIR` and `CODEX_HOME` as the CLIs do.
+    pub fn for_home(
+        home: &Path,
+        claude_config_dir: Option<PathBuf>,
+        codex_home: Option<PathBuf>,
+    ) -> Self {
+        Self {
+            claude_json: claude_config_dir
+                .unwrap_or_else(|| home.to_path_buf())
+                .join(".claude.json"),
+            codex_config: codex_home
+                .unwrap_or_else(|| home.join(".codex"))
+                .join("config.toml"),
+        }
+    }
+}
+
+impl CliHomes for FsCliHomes {
+    fn trust_folder(&self, trust: FolderTrust, folder: &Path) -> Result<TrustOutcome, StoreError> {
+        let key = folder.display().to_string();
+        match trust {
+            FolderTrust::ClaudeJson => {
+                update(&self.claude_json, |text| trust_in_claude_json(text, &key))
+            }
+            FolderTrust::CodexConfig => {
+                update(&self.codex_config, |text| trust_in_codex_toml(text, &key))
+            }
+        }
+    }
+}
+
+/// What an edit of a config's text gives: the new text, or why nothing is written.
+enum Edit {
+    Write(String),
+    AlreadyTrusted,
+    Unreadable,
+}
+
+fn update(path: &Path, edit: impl FnOnce(&str) -> Edit) -> Result<TrustOutcome, StoreError> {
+    let current = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            return Ok(TrustOutcome::LeftUnreadableConfig);
+        }
+        Err(source) => {
+            return Err(StoreError::Io {
+                action: "read",
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    match edit(&current) {
+        Edit::AlreadyTrusted => Ok(TrustOutcome::AlreadyTrusted),
+        Edit::Unreadable => Ok(TrustOutcome::LeftUnreadableConfig),
+        Edit::Write(text) => write_atomic(path, text.as_bytes())
+            .map(|()| TrustOutcome::Recorded)
+            .map_err(|source| StoreError::Io {
+                action: "write",
+                path: path.to_path_buf(),
+                source,
+            }),
+    }
+}
+
+fn trust_in_claude_json(text: &str, folder: &str) -> Edit {
+    let mut config: serde_json::Value = if text.trim().is_empty() {
+        serde_json::json!({})
+    } else {
+        match serde_json::from_str(text) {
+            Ok(value @ serde_json::Value::Object(_)) => value,
+            _ => return Edit::Unreadable,
+        }
+    };
+    let Some(projects) = config
+        .as_object_mut()
+        .map(|c| c.entry("projects").or_insert_with(|| serde_json::json!({})))
+    else {
+        return Edit::Unreadable;
+    };
+    let Some(project) = projects
+        .as_object_mut()
+        .map(|p| p.entry(folder).or_insert_with(|| serde_json::json!({})))
+    else {
+        return Edit::Unreadable;
+    };
+    let Some(project) = project.as_object_mut() else {
+        return Edit::Unreadable;
+    };
+    if project.get("hasTrustDialogAccepted") == Some(&serde_json::Value::Bool(true)) {
+        return Edit::AlreadyTrusted;
+    }
+    project.insert(
+        "hasTrustDialogAccepted".into(),
+        serde_json::Value::Bool(true),
+    );
+    serde_json::to_string_pretty(&config).map_or(Edit::Unreadable, Edit::Write)
+}
+
+fn trust_in_codex_toml(text: &str, folder: &str) -> Edit {
+    let Ok(mut doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return Edit::Unreadable;
+    };
+    let projects = doc.entry("projects").or_insert_with(|| {
+        let mut table = toml_edit::Table::new();
+        table.set_implicit(true);
+        toml_edit::Item::Table(table)
+    });
+    let Some(projects) = projects.as_table_like_mut() else {
+        return Edit::Unreadable;
+    };
+    let project = projects
+        .entry(folder)
+        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let Some(project) = project.as_table_like_mut() else {
+        return Edit::Unreadable;
+    };
+    if project.get("trust_level").and_then(|v| v.as_str()) == Some("trusted") {
+        return Edit::AlreadyTrusted;
+    }
+    project.insert("trust_level", toml_edit::value("trusted"));
+    Edit::Write(doc.to_string())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn homes(dir: &Path) -> FsCliHomes {
+        FsCliHomes::for_home(dir, None, None)
+    }
+
+    #[test]
+    fn claude_trust_is_added_keeping_every_other_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = homes(dir.path());
+        fs::write(
+            &h.claude_json,
+            r#"{"numStartups": 3, "projects": {"/other": {"allowedTools": ["x"]}}, "zeta": true}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/p/.ideai/run/a"))
+                .unwrap(),
+            TrustOutcome::Recorded
+        );
+        let config: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&h.claude_json).unwrap()).unwrap();
+        assert_eq!(
+            config["projects"]["/p/.ideai/run/a"]["hasTrustDialogAccepted"],
+            true
+        );
+        assert_eq!(config["projects"]["/other"]["allowedTools"][0], "x");
+        assert_eq!(
+            (config["numStartups"].clone(), config["zeta"].clone()),
+            (3.into(), true.into())
+        );
+        assert_eq!(
+            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/p/.ideai/run/a"))
+                .unwrap(),
+            TrustOutcome::AlreadyTrusted
+        );
+    }
+
+    #[test]
+    fn an_absent_config_is_created_and_a_broken_one_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = homes(dir.path());
+        assert_eq!(
+            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/run"))
+                .unwrap(),
+            TrustOutcome::Recorded
+        );
+        assert!(
+            fs::read_to_string(&h.claude_json)
+                .unwrap()
+                .contains("hasTrustDialogAccepted")
+        );
+        fs::write(&h.claude_json, "{ broken").unwrap();
+        assert_eq!(
+            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/run2"))
+                .unwrap(),
+            TrustOutcome::LeftUnreadableConfig
+        );
+        assert_eq!(fs::read_to_string(&h.claude_json).unwrap(), "{ broken");
+    }
+
+    #[test]
+    fn codex_trust_is_added_keeping_comments_and_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = homes(dir.path());
+        fs::create_dir_all(h.codex_config.parent().unwrap()).unwrap();
+        fs::write(
+            &h.codex_config,
+            "# my settings\nmodel = \"o4\"\n\n[projects.\"/old\"]\ntrust_level = \"trusted\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            h.trust_folder(FolderTrust::CodexConfig, Path::new("/p/.ideai/run/b"))
+                .unwrap(),
+            TrustOutcome::Recorded
+        );
+        let text = fs::read_to_string(&h.codex_config).unwrap();
+        assert!(
+            text.starts_with("# my settings\nmodel = \"o4\"\n"),
+            "{text}"
+        );
+        let doc: toml_edit::DocumentMut = text.parse().unwrap();
+        assert_eq!(
+            doc["projects"]["/p/.ideai/run/b"]["trust_level"].as_str(),
+            Some("trusted")
+        );
+        assert_eq!(
+            doc["projects"]["/old"]["trust_level"].as_str(),
+            Some("trusted")
+        );
+        assert_eq!(
+            h.trust_folder(FolderTrust::CodexConfig, Path::new("/old"))
+                .unwrap(),
+            TrustOutcome::AlreadyTrusted
+        );
+        fs::write(&h.codex_config, "not = [toml").unwrap();
+        assert_eq!(
+            h.trust_folder(FolderTrust::CodexConfig, Path::new("/x"))
+                .unwrap(),
+            TrustOutcome::LeftUnreadableConfig
+        );
+    }
+}
