@@ -36,4 +36,4 @@ step "browser tests (Debian's Chromium + playwright-core against idea serve)"
 (cd tests/browser && IDEA_BIN="$PWD/../../target/debug/idea" npm test --silent)
 
 step "desktop end to end (Xvfb + WebKitGTK, driven by tauri-driver + WebKitWebDriver)"
-xvfb-run -a -s "-screen 0 1280x800x24" env IDEA_BIN="$PWD/target/debug/idea" node --test tests/desktop/
+timeout 600 xvfb-run -a -s "-screen 0 1280x800x24" env IDEA_BIN="$PWD/target/debug/idea" node --test tests/desktop/

@@ -3,7 +3,7 @@
 // window. It proves the Tauri transport end to end: IPC requests, the terminal's raw-byte
 // channel, keystrokes and events. Run by scripts/desktop-e2e.sh.
 
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -38,6 +38,13 @@ async function eventually(what, check, timeoutMs = 30000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${last})`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+async function stopProcessesMentioning(text) {
+  const alive = () => spawnSync("pgrep", ["-f", text]).status === 0;
+  spawnSync("pkill", ["-TERM", "-f", text]);
+  for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) spawnSync("pkill", ["-KILL", "-f", text]);
 }
 
 test("the desktop window runs a shell in a cell over Tauri IPC", { timeout: 180000 }, async () => {
@@ -87,6 +94,9 @@ test("the desktop window runs a shell in a cell over Tauri IPC", { timeout: 1800
   } finally {
     if (session) await webdriver("DELETE", `/session/${session}`).catch(() => {});
     driver.kill("SIGTERM");
+    // Closing the WebDriver session does not always end the app, which would keep Xvfb (and
+    // the test command) waiting: end every process started on this test's unique project.
+    await stopProcessesMentioning(project);
     rmSync(root, { recursive: true, force: true });
   }
 });
