@@ -5,7 +5,7 @@
 use idea_application::agents::{self, NewAgent, templates};
 use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppError, Deps, WireError, layouts};
-use idea_domain::layout::Direction;
+use idea_domain::layout::{Direction, Side};
 use idea_domain::terminal::TerminalSize;
 use idea_domain::{AgentId, LayoutId, NodeId, ProfileId, SessionId};
 use serde::Deserialize;
@@ -72,6 +72,9 @@ pub enum Request {
         node_id: NodeId,
         target_id: NodeId,
         direction: Direction,
+        /// Where next to the target; after (right/below) when absent.
+        #[serde(default = "after")]
+        side: Side,
     },
     #[serde(rename_all = "camelCase")]
     SwapCells {
@@ -128,6 +131,10 @@ pub enum Request {
         rows: u16,
         cols: u16,
     },
+}
+
+fn after() -> Side {
+    Side::After
 }
 
 /// Decodes a raw `{method, params}` value; a malformed one is a `BAD_REQUEST`.
@@ -195,8 +202,9 @@ fn run(deps: &Deps, request: Request) -> Result<Value, AppError> {
             node_id,
             target_id,
             direction,
+            side,
         } => to_value(layouts::move_cell(
-            deps, layout_id, node_id, target_id, direction,
+            deps, layout_id, node_id, target_id, direction, side,
         )?),
         R::SwapCells { layout_id, a, b } => to_value(layouts::swap(deps, layout_id, a, b)?),
         R::ResizeSplit {

@@ -3,7 +3,7 @@
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use idea_domain::layout::{Direction, LayoutError, Layouts, NamedLayout};
+use idea_domain::layout::{Direction, LayoutError, Layouts, NamedLayout, Side};
 use idea_domain::{AgentId, DomainEvent, LayoutId, NodeId};
 
 /// Name of the layout a new project starts with.
@@ -130,7 +130,7 @@ pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
     closed
 }
 
-/// MoveCell: detaches `node` and puts it next to `target`.
+/// MoveCell: detaches `node` and puts it next to `target`, on `side` (before = left/above).
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
@@ -140,12 +140,13 @@ pub fn move_cell(
     node: NodeId,
     target: NodeId,
     direction: Direction,
+    side: Side,
 ) -> AppResult<()> {
     let new_split = NodeId(deps.ids.new_uuid());
     update(deps, |l| {
         Ok(layout_mut(l, layout)?
             .tree
-            .move_leaf(node, target, direction, new_split)?)
+            .move_leaf_to(node, target, direction, side, new_split)?)
     })
 }
 

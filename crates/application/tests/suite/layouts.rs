@@ -124,3 +124,47 @@ fn unknown_ids_are_reported_and_nothing_is_saved() {
     );
     assert_eq!(layouts::get(&w.deps).unwrap(), before);
 }
+
+#[test]
+fn move_cell_puts_a_cell_on_the_chosen_side_and_swap_exchanges_agents() {
+    let w = world();
+    let l = layouts::get(&w.deps).unwrap();
+    let (layout, a) = (l.active, l.layouts[0].tree.leaves()[0].id);
+    let b = layouts::split(&w.deps, layout, a, Direction::Horizontal).unwrap();
+    let c = layouts::split(&w.deps, layout, b, Direction::Horizontal).unwrap();
+    let order = |w: &crate::support::World| -> Vec<NodeId> {
+        layouts::get(&w.deps).unwrap().layouts[0]
+            .tree
+            .leaves()
+            .iter()
+            .map(|l| l.id)
+            .collect()
+    };
+    assert_eq!(order(&w), [a, b, c]);
+    layouts::move_cell(
+        &w.deps,
+        layout,
+        c,
+        a,
+        Direction::Horizontal,
+        idea_domain::layout::Side::Before,
+    )
+    .unwrap();
+    assert_eq!(order(&w), [c, a, b]);
+    let ada = agents::create_from_scratch(
+        &w.deps,
+        NewAgent {
+            name: "Ada".into(),
+            profile_id: ProfileId::new("shell"),
+        },
+    )
+    .unwrap();
+    layouts::assign_agent(&w.deps, layout, a, Some(ada.agent_id)).unwrap();
+    layouts::swap(&w.deps, layout, a, b).unwrap();
+    let saved = layouts::get(&w.deps).unwrap();
+    assert_eq!(
+        saved.layouts[0].tree.leaf(b).unwrap().agent,
+        Some(ada.agent_id)
+    );
+    assert_eq!(saved.layouts[0].tree.leaf(a).unwrap().agent, None);
+}
