@@ -150,12 +150,19 @@ pub fn move_cell(
     })
 }
 
-/// SwapCells: exchanges the agents (and conversations) of two cells.
+/// SwapCells: exchanges what two cells show — agents, conversations and their terminal
+/// sessions (a running agent keeps running, in its new cell).
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
 pub fn swap(deps: &Deps, layout: LayoutId, a: NodeId, b: NodeId) -> AppResult<()> {
-    update(deps, |l| Ok(layout_mut(l, layout)?.tree.swap(a, b)?))
+    // The sessions move under the launch lock, so no launch sees a half-swapped pair.
+    let _launching = deps.sessions.lock_launch();
+    update(deps, |l| Ok(layout_mut(l, layout)?.tree.swap(a, b)?))?;
+    for moved in deps.sessions.swap_cells(layout, a, b) {
+        deps.publish(DomainEvent::SessionStarted { session: moved });
+    }
+    Ok(())
 }
 
 /// ResizeSplit: sets the ratios of a split's children (normalised).

@@ -105,6 +105,22 @@ impl SessionRegistry {
         running
     }
 
+    /// Moves the sessions of cells `a` and `b` to each other's cell; returns their new infos.
+    pub(crate) fn swap_cells(&self, layout: LayoutId, a: NodeId, b: NodeId) -> Vec<SessionInfo> {
+        let mut entries = self.lock();
+        let mut moved = Vec::new();
+        for entry in entries.values_mut().filter(|e| e.info.layout_id == layout) {
+            let to = match entry.info.node_id {
+                n if n == a => b,
+                n if n == b => a,
+                _ => continue,
+            };
+            entry.info.node_id = to;
+            moved.push(entry.info.clone());
+        }
+        moved
+    }
+
     /// Every session, ordered by cell for stable output.
     pub fn list(&self) -> Vec<SessionInfo> {
         let mut all: Vec<SessionInfo> = self.lock().values().map(|e| e.info.clone()).collect();

@@ -243,3 +243,33 @@ fn a_failed_launch_leaves_no_conversation_on_the_cell() {
         .clone();
     assert_eq!((leaf.agent, leaf.engine_session_id), (None, None));
 }
+
+#[test]
+fn swapping_cells_moves_their_running_sessions_with_them() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let (layout, left, right) = two_cells(&w);
+    let live = launch(&w, &ada, layout, left).unwrap();
+    w.events.take();
+    layouts::swap(&w.deps, layout, left, right).unwrap();
+    let moved = sessions::list(&w.deps);
+    assert_eq!(
+        (moved[0].session_id, moved[0].node_id),
+        (live.session_id, right)
+    );
+    assert!(
+        w.events.take().iter().any(
+            |e| matches!(e, DomainEvent::SessionStarted { session } if session.node_id == right)
+        )
+    );
+    // Same cell as the agent now: the live session; its old cell is free.
+    assert_eq!(
+        launch(&w, &ada, layout, right).unwrap().session_id,
+        live.session_id
+    );
+    assert_eq!(
+        launch(&w, &ada, layout, left).unwrap_err().code(),
+        "AGENT_ALREADY_RUNNING"
+    );
+    sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+}
