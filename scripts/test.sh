@@ -17,8 +17,8 @@ cargo fmt --all -- --check
 step "cargo clippy (desktop build, all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "headless build (no WebKit): cargo build -p idea-app --no-default-features"
-cargo build -p idea-app --no-default-features --locked
+step "headless build (no WebKit): cargo clippy -p idea-app --no-default-features"
+cargo clippy -p idea-app --no-default-features --all-targets --locked -- -D warnings
 if cargo tree -p idea-app --no-default-features -e normal | grep -qE '^.*(webkit2gtk|tauri) '; then
   echo "the headless build pulls WebKit/Tauri" >&2; exit 1
 fi
