@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every check and test of IdeA: set-up, formatting, lints (no warnings), the frontend
-# type-check and build, the headless build without WebKit, and all Rust tests.
+# Runs every check and test of IdeA, as CI does: set-up, formatting, lints with no warnings
+# (desktop and headless builds), the frontend type-check and build, the generated TypeScript
+# types, all Rust tests (real PTYs, fake agent CLIs), the browser tests (Chromium) and the
+# desktop window end to end (Xvfb + tauri-driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
