@@ -17,6 +17,7 @@ import type {
   ProfilesAnswer,
   Project,
   SessionInfo,
+  Side,
 } from "./types";
 
 export type { ApiError, ConnectionState, TerminalAttachment };
@@ -41,6 +42,7 @@ export interface Methods {
   setActiveLayout: [{ layoutId: string }, null];
   splitCell: [Cell & { direction: Direction }, string];
   closeCell: [Cell, null];
+  moveCell: [Cell & { targetId: string; direction: Direction; side?: Side }, null];
   swapCells: [{ layoutId: string; a: string; b: string }, null];
   resizeSplit: [{ layoutId: string; splitId: string; ratios: number[] }, null];
   assignAgent: [Cell & { agentId: string | null }, null];

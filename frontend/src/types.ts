@@ -23,6 +23,7 @@ export type { ProfileProblem } from "./generated/ProfileProblem";
 export type { Project } from "./generated/Project";
 export type { SessionId } from "./generated/SessionId";
 export type { SessionInfo } from "./generated/SessionInfo";
+export type { Side } from "./generated/Side";
 export type { Split } from "./generated/Split";
 
 /** `listProfiles`' answer. */

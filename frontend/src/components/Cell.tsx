@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
+import { useCellDrag } from "../hooks/useCellDrag";
 import { useWorkspace } from "../state/workspace";
 import { existingTerminal } from "../terminal/registry";
 import type { LeafNode } from "../types";
 import { AgentPicker } from "./AgentPicker";
 import { CellHeader } from "./CellHeader";
+import { DropOverlay } from "./DropOverlay";
 import { ErrorNotice } from "./ErrorNotice";
 import { SearchBar } from "./SearchBar";
 import { TerminalView } from "./TerminalView";
@@ -22,6 +24,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const [searchOpen, setSearchOpen] = useState(false);
   const onLaunched = useCallback(() => setPicking(false), []);
   const actions = useCellActions(layoutId, leaf, session, agentName, body, onLaunched);
+  const drag = useCellDrag(layoutId, leaf.id, root, !only && !zoomed);
   const showTerminal = session !== undefined && !picking;
   const sessionId = session?.sessionId;
 
@@ -45,7 +48,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   return (
     <div
       ref={root}
-      className={`cell${focused === leaf.id ? " focused" : ""}${flashed === leaf.id ? " flash" : ""}`}
+      className={`cell${focused === leaf.id ? " focused" : ""}${flashed === leaf.id ? " flash" : ""}${drag.dragged ? " drag-source" : ""}`}
       data-testid="cell"
       data-node-id={leaf.id}
       data-session-id={sessionId}
@@ -53,6 +56,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       tabIndex={-1}
       onFocusCapture={() => setFocused(leaf.id)}
       onMouseDownCapture={() => setFocused(leaf.id)}
+      {...drag.target}
     >
       <CellHeader
         session={session}
@@ -63,6 +67,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         zoomed={zoomed}
         picking={picking}
         searchOpen={searchOpen}
+        drag={drag.handle}
         onRestart={() => void actions.restart()}
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
@@ -82,6 +87,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
           <AgentPicker layoutId={layoutId} leaf={leaf} busy={actions.busy !== null} onLaunch={actions.launch} onShell={actions.openShell} />
         )}
       </div>
+      {drag.over && <DropOverlay zone={drag.over.zone} refused={drag.over.refused} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { CellBusy } from "../hooks/useCellActions";
+import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
 import { Icon } from "./Icon";
 import { ProfileBadge } from "./ProfileBadge";
@@ -12,6 +13,7 @@ interface Props {
   zoomed: boolean;
   picking: boolean;
   searchOpen: boolean;
+  drag: CellDragHandle;
   onRestart(): void;
   onStop(): void;
   onSplit(direction: Direction): void;
@@ -34,23 +36,36 @@ function statusOf(session: SessionInfo | undefined, busy: CellBusy): { text: str
 
 /** A cell's title bar: who runs there, its status, and the cell's actions. */
 export function CellHeader(props: Props) {
-  const { session, agent, busy } = props;
+  const { session, agent, busy, drag } = props;
   const status = statusOf(session, busy);
   const title = session ? (session.agentId ? (agent?.name ?? "unknown agent") : "shell") : "";
   const running = session?.status === "running";
 
   return (
     <div className="cell-header" data-testid="cell-header">
-      {session && (
-        <span className="cell-title" data-testid="cell-title" title={session.pid ? `pid ${session.pid}` : undefined}>
-          {title}
+      <div
+        className={`cell-drag${drag.draggable ? " draggable" : ""}`}
+        data-testid="cell-drag"
+        draggable={drag.draggable}
+        title={drag.draggable ? "Drag onto another cell: an edge moves this cell there, the centre swaps the two" : undefined}
+        onDragStart={drag.onDragStart}
+        onDragEnd={drag.onDragEnd}
+      >
+        {drag.draggable && (
+          <span className="cell-grip">
+            <Icon name="grip" />
+          </span>
+        )}
+        {session && (
+          <span className="cell-title" data-testid="cell-title" title={session.pid ? `pid ${session.pid}` : undefined}>
+            {title}
+          </span>
+        )}
+        {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+        <span className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind}>
+          {status.text}
         </span>
-      )}
-      {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
-      <span className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind}>
-        {status.text}
-      </span>
-      <span className="spacer" />
+      </div>
       {session && !props.picking && (
         <button type="button" className={`icon${props.searchOpen ? " on" : ""}`} data-testid="cell-search" title="Find (Ctrl+Shift+F)" onClick={props.onSearch}>
           <Icon name="search" />

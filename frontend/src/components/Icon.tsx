@@ -14,6 +14,7 @@ const PATHS = {
   stop: "M4.5 4.5h7v7h-7z",
   up: "M4 10l4-4l4 4",
   down: "M4 6l4 4l4-4",
+  grip: "M6 4h.01 M10 4h.01 M6 8h.01 M10 8h.01 M6 12h.01 M10 12h.01",
 } as const;
 
 export type IconName = keyof typeof PATHS;
