@@ -1,6 +1,6 @@
 // Rearranging cells by dragging a header onto another cell (HTML5 drag and drop): an edge moves
 // the cell there, its running terminal and output with it; the centre swaps two cells' contents
-// (an agent assigned via the API follows), and is refused for a cell showing a terminal. The
+// (an agent assigned via the API follows, and so does a running shell with its output). The
 // overlay shows the zone under the pointer; Escape and dropping onto itself change nothing.
 // One server and page, steps in order.
 
@@ -142,8 +142,6 @@ describe("moving cells", () => {
       assert.equal(await overlay.count(), 1, "one overlay at a time");
       assert.equal(await cell(second).locator('[data-testid="drop-zone"]').count(), 1, "the overlay is on the target");
     }
-    // The centre with a cell showing a terminal: refused, and said so.
-    assert.equal(await overlay.getAttribute("data-refused"), "true");
     await page.keyboard.press("Escape");
     await waitUntil(async () => (await overlay.count()) === 0, "Escape leaves the overlay");
     await page.mouse.up();
@@ -176,18 +174,17 @@ describe("moving cells", () => {
     await waitUntil(async () => (await assigned(third).count()) === 1 && (await assigned(empty).count()) === 0, "the pickers do not follow the swap");
   });
 
-  it("refuses a centre drop with a cell showing a terminal, with a notice", async () => {
+  it("swaps a cell running a shell with another by a centre drop: the terminal changes cell", async () => {
     const before = await order();
     const other = before.find((id) => id !== shellCell.nodeId);
-    const treeBefore = JSON.stringify(await tree());
     await drag(shellCell.nodeId, other, 0.5, 0.5);
-    const toast = page.locator('[data-testid="toast"]', { hasText: "cannot swap" });
-    await toast.waitFor();
-    assert.match(await toast.textContent(), /terminal stays in its cell/);
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(JSON.stringify(await tree()), treeBefore, "nothing changed");
-    assert.deepEqual(await order(), before);
-    assert.equal((await cells(page)).find((c) => c.nodeId === shellCell.nodeId).sessionId, shellCell.sessionId);
+    await waitUntil(
+      async () => (await cells(page)).find((c) => c.nodeId === other)?.sessionId === shellCell.sessionId,
+      "the running shell did not move to the other cell",
+    );
+    assert.deepEqual(await order(), before, "a swap keeps the cells where they are");
+    assert.equal((await cells(page)).find((c) => c.nodeId === shellCell.nodeId)?.sessionId ?? null, null);
+    await waitUntil(async () => (await terminalText(page, shellCell.sessionId))?.includes("move-marker"), "the output was lost");
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -87,7 +87,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
           <AgentPicker layoutId={layoutId} leaf={leaf} busy={actions.busy !== null} onLaunch={actions.launch} onShell={actions.openShell} />
         )}
       </div>
-      {drag.over && <DropOverlay zone={drag.over.zone} refused={drag.over.refused} />}
+      {drag.over && <DropOverlay zone={drag.over.zone} />}
     </div>
   );
 }

@@ -9,13 +9,11 @@ const LABELS: Record<DropZone, string> = {
 };
 
 /** Shown on a cell while another is dragged over it: where the dragged cell would go. */
-export function DropOverlay({ zone, refused }: { zone: DropZone; refused: string | null }) {
+export function DropOverlay({ zone }: { zone: DropZone }) {
   return (
-    <div className="drop-overlay" data-testid="drop-zone" data-zone={zone} data-refused={refused !== null}>
-      <div className={`drop-zone drop-zone-${zone}${refused ? " refused" : ""}`}>
-        <span className="drop-label" title={refused ?? undefined}>
-          {refused ? "Cannot swap: a terminal stays in its cell" : LABELS[zone]}
-        </span>
+    <div className="drop-overlay" data-testid="drop-zone" data-zone={zone}>
+      <div className={`drop-zone drop-zone-${zone}`}>
+        <span className="drop-label">{LABELS[zone]}</span>
       </div>
     </div>
   );

@@ -22,7 +22,7 @@ export interface CellDrag {
   handle: CellDragHandle;
   target: CellDropTarget;
   /** The zone under the pointer while another cell is dragged over this one. */
-  over: { zone: DropZone; refused: string | null } | null;
+  over: { zone: DropZone } | null;
   /** This cell is the one being dragged. */
   dragged: boolean;
 }
@@ -98,13 +98,11 @@ export function useCellDrag(layoutId: string, nodeId: string, root: RefObject<HT
     [root, acceptable, layoutId, nodeId, rearrange],
   );
 
-  const source = dragState().source;
-  const refused = overZone === "center" && source ? rearrange.swapRefusal(source.nodeId, nodeId) : null;
 
   return {
     handle: { draggable: enabled, onDragStart, onDragEnd: endCellDrag },
     target: { onDragEnter: onDragOver, onDragOver, onDragLeave, onDrop },
-    over: overZone ? { zone: overZone, refused } : null,
+    over: overZone ? { zone: overZone } : null,
     dragged,
   };
 }

@@ -1,7 +1,7 @@
 // Pure rules of dragging a cell onto another: which zone of the target the pointer is in, what
-// dropping there asks of the backend, and when a swap is refused.
+// dropping there asks of the backend.
 
-import type { Direction, SessionInfo, Side } from "../types";
+import type { Direction, Side } from "../types";
 
 /** The drag data type of a cell header: JSON `{layoutId, nodeId}` (`DraggedCell`). */
 export const CELL_DRAG_MIME = "application/x-idea-cell";
@@ -73,18 +73,4 @@ export function decodeDraggedCell(text: string): DraggedCell | null {
   } catch {
     return null;
   }
-}
-
-/**
- * Why cells `a` and `b` cannot swap, or null if they can. A swap exchanges what the cells hold
- * (assigned agent, conversation to resume) but a terminal session belongs to its cell id and
- * stays put; so a cell showing a terminal (running, or exited with its output) cannot swap:
- * the agent would leave while its terminal stayed. Moving (an edge) takes the terminal along.
- */
-export function swapRefusal(sessionsByCell: ReadonlyMap<string, SessionInfo>, a: string, b: string): string | null {
-  const withTerminal = [a, b].map((id) => sessionsByCell.get(id)).filter((s) => s !== undefined);
-  if (withTerminal.length === 0) return null;
-  const running = withTerminal.some((s) => s.status === "running");
-  const which = withTerminal.length === 2 ? "Both cells show a terminal" : running ? "A terminal is running in one of these cells" : "One of these cells shows a terminal";
-  return `${which}, so they cannot swap (a terminal stays in its cell). Drop on an edge instead to move the cell with its terminal.`;
 }
