@@ -19,19 +19,21 @@ pub struct Ports {
     pub login_shell: String,
 }
 
-/// Ports plus the project's in-memory state (live sessions, the state lock).
+/// Ports plus the project's in-memory state (live sessions, the state lock). The ports are
+/// reached through `Deref` (`deps.store`, `deps.events`, …).
 pub struct Deps {
-    pub store: Arc<dyn ProjectStore>,
-    pub profiles: Arc<dyn ProfileCatalog>,
-    pub events: Arc<dyn EventPublisher>,
-    pub ids: Arc<dyn IdGenerator>,
-    pub terminals: Arc<dyn TerminalHost>,
-    pub cli_homes: Arc<dyn CliHomes>,
-    pub login_shell: String,
+    ports: Ports,
     pub sessions: SessionRegistry,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
     /// cannot lose each other's change.
     write_lock: Mutex<()>,
+}
+
+impl std::ops::Deref for Deps {
+    type Target = Ports;
+    fn deref(&self) -> &Ports {
+        &self.ports
+    }
 }
 
 impl std::fmt::Debug for Deps {
@@ -44,23 +46,8 @@ impl std::fmt::Debug for Deps {
 
 impl Deps {
     pub fn new(ports: Ports) -> Self {
-        let Ports {
-            store,
-            profiles,
-            events,
-            ids,
-            terminals,
-            cli_homes,
-            login_shell,
-        } = ports;
         Self {
-            store,
-            profiles,
-            events,
-            ids,
-            terminals,
-            cli_homes,
-            login_shell,
+            ports,
             sessions: SessionRegistry::default(),
             write_lock: Mutex::new(()),
         }
