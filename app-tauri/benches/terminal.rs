@@ -105,18 +105,8 @@ struct Throughput {
 /// Bytes per second from a PTY to the client: `idea serve` (one shell cell, the command typed
 /// as keystrokes, every frame acked as it arrives) against reading a bare PTY until EOF.
 async fn measure_throughput() -> Result<Throughput> {
-    let server = Server::start()?;
-    let mut client = Client::connect(server.port).await?;
-    let (layout, leaves) = client.leaves().await?;
-    let leaf = leaves.first().context("the layout has no cell")?;
-    let cell = client.open_shell(&layout, leaf).await?;
-    client.attach(&cell).await?;
     // The shell is up and reading its terminal.
-    client
-        .send_keys(&cell, b"echo READY-$((1+1))\r")
-        .await
-        .context("typing into the shell")?;
-    client.wait_for(&cell, READY_MARKER).await?;
+    let (server, mut client, cell) = shell_cell_after("echo READY-$((1+1))").await?;
 
     let script = throughput_script();
     let mut result = Throughput {
@@ -195,7 +185,9 @@ async fn measure_latency() -> Result<Latency> {
     Ok(Latency { serve, bare })
 }
 
-async fn serve_latency() -> Result<Vec<f64>> {
+/// A fresh server with one attached shell cell that has run `script` (which must print the
+/// ready marker).
+async fn shell_cell_after(script: &str) -> Result<(Server, Client, Cell)> {
     let server = Server::start()?;
     let mut client = Client::connect(server.port).await?;
     let (layout, leaves) = client.leaves().await?;
@@ -203,9 +195,15 @@ async fn serve_latency() -> Result<Vec<f64>> {
     let cell = client.open_shell(&layout, leaf).await?;
     client.attach(&cell).await?;
     client
-        .send_keys(&cell, format!("{ECHO_SCRIPT}\r").as_bytes())
-        .await?;
+        .send_keys(&cell, format!("{script}\r").as_bytes())
+        .await
+        .context("typing into the shell")?;
     client.wait_for(&cell, READY_MARKER).await?;
+    Ok((server, client, cell))
+}
+
+async fn serve_latency() -> Result<Vec<f64>> {
+    let (server, mut client, cell) = shell_cell_after(ECHO_SCRIPT).await?;
 
     let mut samples = Vec::with_capacity(LATENCY_SAMPLES);
     for i in 0..LATENCY_WARMUP + LATENCY_SAMPLES {

@@ -42,8 +42,7 @@ export function TabBar({ layouts }: { layouts: Layouts }) {
     });
     if (!ok) return;
     try {
-      // The backend does not stop a deleted layout's terminals itself.
-      await Promise.all(running.map((s) => request("stopSession", { sessionId: s.sessionId })));
+      // deleteLayout stops the layout's terminals itself.
       await request("deleteLayout", { layoutId });
       state.refresh();
     } catch (error) {

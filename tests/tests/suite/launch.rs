@@ -35,8 +35,7 @@ fn launch_runs_the_cli_in_its_run_dir_with_its_convention_file_and_session_id() 
     .unwrap();
     let (layout, cell, _) = w.two_cells();
     let info = launch(&w, &ada, layout, cell).unwrap();
-    let screen = Screen::attach(&w.deps, info.session_id);
-    screen.wait_for("fake> ");
+    Screen::ready(&w.deps, info.session_id);
 
     let start = &w.starts()[0];
     let engine = info.engine_session_id.clone().unwrap();
@@ -90,8 +89,8 @@ fn two_agents_get_two_run_dirs() {
     let (layout, left, right) = w.two_cells();
     let a = launch(&w, &ada, layout, left).unwrap();
     let b = launch(&w, &bob, layout, right).unwrap();
-    Screen::attach(&w.deps, a.session_id).wait_for("fake> ");
-    Screen::attach(&w.deps, b.session_id).wait_for("fake> ");
+    Screen::ready(&w.deps, a.session_id);
+    Screen::ready(&w.deps, b.session_id);
     let cwds: Vec<String> = w
         .starts()
         .iter()
@@ -120,8 +119,7 @@ fn an_exited_agent_relaunches_resuming_its_conversation() {
     let ada = w.agent("Ada");
     let (layout, cell, _) = w.two_cells();
     let first = launch(&w, &ada, layout, cell).unwrap();
-    let screen = Screen::attach(&w.deps, first.session_id);
-    screen.wait_for("fake> ");
+    let screen = Screen::ready(&w.deps, first.session_id);
     sessions::write(&w.deps, first.session_id, b"exit 7\r").unwrap();
     wait_until(
         "the exit",
@@ -154,7 +152,7 @@ fn one_live_session_per_agent() {
     );
     let err = launch(&w, &ada, layout, right).unwrap_err();
     assert_eq!(err.code(), "AGENT_ALREADY_RUNNING");
-    Screen::attach(&w.deps, live.session_id).wait_for("fake> ");
+    Screen::ready(&w.deps, live.session_id);
     assert_eq!(w.starts().len(), 1, "the CLI was started once");
 }
 
@@ -165,7 +163,7 @@ fn snapshot_on_stop_marks_exactly_the_running_cells() {
     let (layout, left, right) = w.two_cells();
     let a = launch(&w, &ada, layout, left).unwrap();
     let b = launch(&w, &bob, layout, right).unwrap();
-    Screen::attach(&w.deps, a.session_id).wait_for("fake> ");
+    Screen::ready(&w.deps, a.session_id);
     sessions::stop(&w.deps, b.session_id).unwrap();
     wait_until(
         "bob's exit",
@@ -192,8 +190,7 @@ fn writes_from_many_threads_arrive_whole_and_in_order() {
     let ada = w.agent("Ada");
     let (layout, cell, _) = w.two_cells();
     let info = launch(&w, &ada, layout, cell).unwrap();
-    let screen = Screen::attach(&w.deps, info.session_id);
-    screen.wait_for("fake> ");
+    let screen = Screen::ready(&w.deps, info.session_id);
     let deps = &w.deps;
     std::thread::scope(|s| {
         for t in 0..4 {

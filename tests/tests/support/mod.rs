@@ -141,6 +141,13 @@ impl Screen {
         screen
     }
 
+    /// Attaches and waits for the fake agent's prompt.
+    pub fn ready(deps: &Deps, session: SessionId) -> Self {
+        let screen = Self::attach(deps, session);
+        screen.wait_for("fake> ");
+        screen
+    }
+
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
