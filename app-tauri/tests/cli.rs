@@ -221,3 +221,49 @@ fn doctor_reports_as_json() {
     assert!(report["webkit"].is_boolean());
     assert_eq!(report["userDir"], s.user.to_str().unwrap());
 }
+
+#[test]
+fn doctor_says_what_an_installed_cli_still_needs() {
+    let s = sandbox();
+    let bin = s.user.join("bin");
+    let home = s.user.join("home");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let claude = bin.join("claude");
+    std::fs::write(&claude, "#!/bin/sh\necho '2.1.332 (Claude Code)'\n").unwrap();
+    let mut perms = std::fs::metadata(&claude).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&claude, perms).unwrap();
+    let doctor = |extra: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_idea"));
+        cmd.args(["doctor", "--json"])
+            .current_dir(&s.project)
+            .env("IDEA_USER_DIR", &s.user)
+            .env("HOME", &home)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("CLAUDE_CONFIG_DIR");
+        for (k, v) in extra {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        report["clis"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["profileId"] == "claude-code")
+            .unwrap()
+            .clone()
+    };
+    let fresh = doctor(&[]);
+    assert_eq!(fresh["version"], "2.1.332 (Claude Code)");
+    assert!(
+        fresh["setup"].as_str().unwrap().contains("run `claude` once"),
+        "{fresh}"
+    );
+    std::fs::write(home.join(".claude.json"), r#"{"hasCompletedOnboarding":true}"#).unwrap();
+    assert!(doctor(&[])["setup"].as_str().unwrap().contains("ANTHROPIC_API_KEY"));
+    assert!(doctor(&[("ANTHROPIC_API_KEY", "sk-test")])["setup"].is_null());
+}

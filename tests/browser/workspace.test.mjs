@@ -225,8 +225,9 @@ describe("workspace", () => {
     const c = cell(main.nodeId);
     await c.locator('[data-testid="cell-stop"]').click();
     await page.locator('[data-testid="confirm-ok"]').click();
-    await waitUntil(async () => ["exited", "failed"].includes(await c.locator('[data-testid="cell-status"]').getAttribute("data-status")), "the cell does not show the exit");
-    assert.match(await c.locator('[data-testid="cell-status"]').textContent(), /exited with code|killed by/);
+    await waitUntil(async () => (await c.locator('[data-testid="cell-status"]').getAttribute("data-status")) === "exited", "the cell does not show the stop");
+    // A stop the user asked for is not a failure, whatever the CLI's exit status.
+    assert.equal(await c.locator('[data-testid="cell-status"]').textContent(), "stopped");
     assert.ok(await hasLine(page, main.sessionId, "one-marker"), "the output stays readable after the exit");
     await page.locator(`[data-testid="agent-row"][data-agent-name="${AGENT}"][data-running="false"]`).waitFor();
 

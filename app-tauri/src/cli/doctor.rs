@@ -1,8 +1,8 @@
 //! `idea profiles` and `idea doctor`.
 
 use super::{Failure, print_json};
-use crate::compose::{profile_catalog, user_dir};
-use idea_domain::ports::ProfileCatalog;
+use crate::compose::{cli_homes, profile_catalog, user_dir};
+use idea_domain::ports::{CliHomes, ProfileCatalog};
 use idea_infrastructure::probe;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -42,6 +42,9 @@ struct CliReport {
     path: Option<PathBuf>,
     version: Option<String>,
     problem: Option<String>,
+    /// What the CLI still needs before an agent can start (installed CLIs whose user state
+    /// IdeA can read): its first-run setup, a login, an API key.
+    setup: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -71,6 +74,7 @@ fn resolve_command(command: &str) -> String {
 pub fn doctor(json: bool) -> Result<(), Failure> {
     let catalog = profile_catalog();
     let path_var = std::env::var_os("PATH");
+    let homes = cli_homes();
     let clis = catalog
         .profiles()
         .into_iter()
@@ -86,12 +90,17 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
                     }
                 }
             };
+            let setup = p
+                .home
+                .filter(|_| path.is_some())
+                .and_then(|home| homes.setup_problem(home, &p.env));
             CliReport {
                 profile_id: p.id.to_string(),
                 command,
                 path,
                 version,
                 problem,
+                setup,
             }
         })
         .collect();
@@ -123,6 +132,9 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
             (None, None) => String::new(),
         };
         println!("  {:<12} {:<10} {state}", cli.profile_id, cli.command);
+        if let Some(setup) = &cli.setup {
+            println!("  {:<12} {:<10} needs setup: {setup}", "", "");
+        }
     }
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!("Landlock:       {}", report.landlock.detail);

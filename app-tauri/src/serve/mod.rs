@@ -33,8 +33,9 @@ use tokio::sync::broadcast;
 const EVENT_BACKLOG: usize = 1024;
 /// The largest frame a client may send (keystrokes and calls are small; a pasted file is not).
 const MAX_MESSAGE: usize = 16 << 20;
-/// How long shutdown waits for killed sessions to report their exit.
-const EXIT_WAIT: Duration = Duration::from_secs(2);
+/// How long shutdown waits for killed sessions to report their exit: longer than the PTY's
+/// whole SIGHUP → SIGTERM → SIGKILL escalation (2 × 1.5 s), so none is left behind.
+const EXIT_WAIT: Duration = Duration::from_secs(5);
 
 /// What every request handler shares.
 #[derive(Debug)]

@@ -23,21 +23,44 @@ pub enum SessionPlan {
     None,
 }
 
-/// Decides the session plan: resume the cell's engine session when the profile can, else
-/// assign `fresh_id` when it can, else none.
+/// What is known, before a launch, about the conversations the agent could continue.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SessionFacts<'a> {
+    /// The engine session id the cell remembers for this agent.
+    pub cell_session: Option<&'a str>,
+    /// Whether the CLI saved that conversation: `Some` when the profile says where the CLI
+    /// keeps them, `None` when IdeA cannot tell (it then trusts the cell).
+    pub cell_session_saved: Option<bool>,
+    /// The CLI's latest saved conversation in the agent's folder, for CLIs that mint their
+    /// own ids (looked up only when the cell has hosted this agent before).
+    pub latest_saved: Option<&'a str>,
+}
+
+/// Decides the session plan (spec §4 step 5). A conversation is resumed only when it exists:
+/// resuming an id the CLI never saved fails at every launch (Claude exits 1, Gemini 42), so
+/// an unsaved id is started afresh instead, under the same id when the CLI takes ours.
 pub fn plan_session(
     profile: &AgentProfile,
-    cell_engine_session: Option<&str>,
+    facts: SessionFacts<'_>,
     fresh_id: impl FnOnce() -> String,
 ) -> SessionPlan {
-    match (
-        cell_engine_session,
-        profile.can_resume_session(),
-        profile.can_assign_session(),
-    ) {
-        (Some(id), true, _) => SessionPlan::Resume(id.to_owned()),
-        (_, _, true) => SessionPlan::Assign(fresh_id()),
-        _ => SessionPlan::None,
+    if !profile.can_resume_session() {
+        return SessionPlan::None;
+    }
+    match facts.cell_session {
+        Some(id) if facts.cell_session_saved != Some(false) => {
+            return SessionPlan::Resume(id.to_owned());
+        }
+        Some(id) if profile.can_assign_session() => return SessionPlan::Assign(id.to_owned()),
+        _ => {}
+    }
+    if let Some(id) = facts.latest_saved {
+        return SessionPlan::Resume(id.to_owned());
+    }
+    if profile.can_assign_session() {
+        SessionPlan::Assign(fresh_id())
+    } else {
+        SessionPlan::None
     }
 }
 

@@ -5,7 +5,9 @@ use crate::event::DomainEvent;
 use crate::ids::AgentId;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
-use crate::profile::{AgentProfile, FolderTrust, ProfileId};
+use crate::profile::{AgentProfile, CliHome, ProfileId};
+use std::collections::BTreeMap;
+use std::path::Path;
 use crate::project::Project;
 use std::path::PathBuf;
 use uuid::Uuid;
@@ -127,17 +129,21 @@ pub enum TrustOutcome {
     LeftUnreadableConfig,
 }
 
-/// The agent CLIs' own user-level configuration (in the user's home).
+/// The agent CLIs' own user-level state (in the user's home).
 pub trait CliHomes: Send + Sync {
     /// Records `folder` as trusted in the CLI's config, keeping everything else in it.
     ///
     /// # Errors
     /// An I/O failure.
-    fn trust_folder(
-        &self,
-        trust: FolderTrust,
-        folder: &std::path::Path,
-    ) -> Result<TrustOutcome, StoreError>;
+    fn trust_folder(&self, home: CliHome, folder: &Path) -> Result<TrustOutcome, StoreError>;
+    /// Whether the CLI has saved conversation `id` so that it can be reopened from `cwd`.
+    fn has_conversation(&self, home: CliHome, cwd: &Path, id: &str) -> bool;
+    /// The id of the CLI's most recent saved conversation started in `cwd`.
+    fn latest_conversation(&self, home: CliHome, cwd: &Path) -> Option<String>;
+    /// What the CLI still needs before it can start for this user (onboarding, a login, an
+    /// API key), in a sentence that says how to fix it; `None` when it looks ready. `env` is
+    /// what the launch adds to the inherited environment.
+    fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

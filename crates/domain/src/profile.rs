@@ -99,16 +99,22 @@ pub struct StructuredMode {
     pub stdin_null: bool,
 }
 
-/// Where a CLI records which folders the user trusts, so IdeA can pre-accept an agent's run
-/// dir and the CLI's first-run trust screen does not stop every new agent (cli-facts).
+/// A CLI whose own user-level state IdeA knows how to read and update (in the user's home):
+/// the folders it trusts, the conversations it saved, and whether it has been set up. This
+/// is what lets a new agent start with no trust screen, a cell resume only a conversation
+/// that exists, and a failed first run say what the CLI needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
-pub enum FolderTrust {
-    /// `~/.claude.json`: `projects["<folder>"].hasTrustDialogAccepted = true`.
-    ClaudeJson,
-    /// `$CODEX_HOME/config.toml` (default `~/.codex`): `[projects."<folder>"] trust_level = "trusted"`.
-    CodexConfig,
+pub enum CliHome {
+    /// Claude Code: `~/.claude.json` (trust, onboarding) and `~/.claude/projects/` (transcripts).
+    #[serde(alias = "claudeJson")]
+    ClaudeCode,
+    /// Codex: `$CODEX_HOME/config.toml` (trust), `$CODEX_HOME/sessions/` (rollouts), `auth.json`.
+    #[serde(alias = "codexConfig")]
+    Codex,
+    /// Gemini CLI: `~/.gemini/trustedFolders.json`, `settings.json`, `tmp/<project>/chats/`.
+    Gemini,
 }
 
 /// A per-CLI config file IdeA writes into the agent's run dir before a launch. `{projectRoot}`
@@ -160,9 +166,10 @@ pub struct AgentProfile {
     /// agent commands by default).
     #[serde(default)]
     pub via_shell: bool,
-    /// The CLI's folder-trust record, pre-accepted for the agent's cwd before a launch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trust: Option<FolderTrust>,
+    /// The CLI's own user state: every folder IdeA hands the CLI is trusted there before a
+    /// launch, saved conversations are looked up there before resuming one.
+    #[serde(default, alias = "trust", skip_serializing_if = "Option::is_none")]
+    pub home: Option<CliHome>,
     /// Config files seeded into the run dir before each launch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seed_files: Vec<SeedFile>,
@@ -186,5 +193,11 @@ impl AgentProfile {
     /// Whether a cell's conversation can be reopened after a restart.
     pub fn can_resume_session(&self) -> bool {
         self.session.is_some()
+    }
+
+    /// Whether IdeA can find the CLI's latest conversation for a folder by itself (a CLI
+    /// that mints its own ids, when IdeA knows where it saves them).
+    pub fn can_discover_session(&self) -> bool {
+        self.can_resume_session() && !self.can_assign_session() && self.home.is_some()
     }
 }

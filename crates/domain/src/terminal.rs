@@ -53,16 +53,31 @@ pub struct SpawnSpec {
     pub sandbox: Option<SandboxPlan>,
 }
 
-/// How a terminal's process ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// How a terminal's process ended, in one shape for every CLI.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct ExitInfo {
-    /// The exit code (a process killed by a signal reports a non-zero code).
+    /// The exit code (a process killed by a signal reports 128 + its number).
     pub code: u32,
-    /// The signal's name when it was killed by one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The signal that ended it: it was killed by it, or it exited with 128 + the number of
+    /// the signal IdeA had sent it (a CLI that handles SIGHUP by exiting 129, as Claude does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signal: Option<String>,
+    /// IdeA ended it (Stop, Restart, closing the cell or quitting): not a failure.
+    #[serde(default)]
+    pub stopped: bool,
+    /// What the user can do about a failure (a CLI that was never set up, a conversation that
+    /// could not be reopened).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl ExitInfo {
+    /// It ended on its own with a non-zero status.
+    pub fn failed(&self) -> bool {
+        !self.stopped && self.code != 0
+    }
 }
 
 /// Why a terminal operation failed.

@@ -133,7 +133,9 @@ fn echo_output_then_exit_code_zero() {
         wait_exit(&exits),
         ExitInfo {
             code: 0,
-            signal: None
+            signal: None,
+            stopped: false,
+            hint: None,
         }
     );
     screen.wait_for("hello\r\n");
@@ -176,7 +178,9 @@ fn an_error_exit_code_is_propagated() {
         wait_exit(&exits),
         ExitInfo {
             code: 3,
-            signal: None
+            signal: None,
+            stopped: false,
+            hint: None,
         }
     );
     assert_eq!(session.exit_status().map(|e| e.code), Some(3));
@@ -553,7 +557,9 @@ fn kill_ends_the_process_and_runs_the_exit_handler() {
         info,
         ExitInfo {
             code: 129,
-            signal: Some("SIGHUP".into())
+            signal: Some("SIGHUP".into()),
+            stopped: true,
+            hint: None,
         }
     );
     assert_eq!(session.exit_status(), Some(info));
@@ -561,25 +567,61 @@ fn kill_ends_the_process_and_runs_the_exit_handler() {
     session.kill(); // a second kill after the exit is harmless
 }
 
-#[test]
-fn kill_escalates_to_sigkill_when_sighup_is_ignored() {
+/// Stops a shell script that prints `ready` first, with a short grace per step.
+fn stop_script(script: &str) -> ExitInfo {
     let config = PtyConfig {
         kill_grace: Duration::from_millis(200),
         ..PtyConfig::default()
     };
     let (on_exit, exits) = exit_channel();
     let session = PortablePtyHost::with_config(config)
-        .spawn(
-            new_id(),
-            &sh("trap '' HUP; echo ready; while :; do sleep 1; done"),
-            on_exit,
-        )
+        .spawn(new_id(), &sh(script), on_exit)
         .unwrap();
     let screen = Screen::default();
     screen.attach(session.as_ref());
     screen.wait_for("ready");
     session.kill();
-    assert_eq!(wait_exit(&exits).signal.as_deref(), Some("SIGKILL"));
+    wait_exit(&exits)
+}
+
+#[test]
+fn kill_escalates_to_sigterm_when_sighup_is_ignored() {
+    // Gemini CLI ignores SIGHUP and exits on SIGTERM.
+    let exit = stop_script("trap '' HUP; echo ready; while :; do sleep 1; done");
+    assert_eq!(exit.signal.as_deref(), Some("SIGTERM"));
+    assert!(exit.stopped);
+}
+
+#[test]
+fn kill_escalates_to_sigkill_when_sighup_and_sigterm_are_ignored() {
+    let exit = stop_script("trap '' HUP TERM; echo ready; while :; do sleep 1; done");
+    assert_eq!(exit.signal.as_deref(), Some("SIGKILL"));
+    assert_eq!(exit.code, 137);
+}
+
+#[test]
+fn a_cli_exiting_128_plus_the_signal_it_got_is_reported_as_that_signal() {
+    // Claude Code handles SIGHUP by exiting with status 129: the same shape as a signal death.
+    let exit = stop_script("trap 'exit 129' HUP; echo ready; while :; do sleep 0.05; done");
+    assert_eq!(
+        exit,
+        ExitInfo {
+            code: 129,
+            signal: Some("SIGHUP".into()),
+            stopped: true,
+            hint: None,
+        }
+    );
+}
+
+#[test]
+fn an_exit_on_its_own_is_not_a_stop() {
+    let (on_exit, exits) = exit_channel();
+    let _session = host()
+        .spawn(new_id(), &sh("exit 129"), on_exit)
+        .unwrap();
+    let exit = wait_exit(&exits);
+    assert_eq!((exit.code, exit.signal, exit.stopped), (129, None, false));
 }
 
 #[test]

@@ -77,6 +77,11 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onPick={() => setPicking((p) => !p)}
       />
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
+      {session?.status === "exited" && session.exit?.hint && (
+        <div className="exit-hint" data-testid="cell-exit-hint" role="status">
+          {session.exit.hint}
+        </div>
+      )}
       <div className="cell-body" ref={body}>
         {showTerminal && session ? (
           <>

@@ -30,6 +30,7 @@ function statusOf(session: SessionInfo | undefined, busy: CellBusy): { text: str
   if (session.status === "running") return { text: busy === "stopping" ? "stopping…" : "running", kind: "running" };
   const exit = session.exit;
   if (!exit) return { text: "exited", kind: "exited" };
+  if (exit.stopped) return { text: "stopped", kind: "exited" };
   if (exit.signal) return { text: `killed by ${exit.signal}`, kind: "failed" };
   return { text: `exited with code ${exit.code}`, kind: exit.code === 0 ? "exited" : "failed" };
 }

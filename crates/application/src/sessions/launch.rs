@@ -4,9 +4,11 @@ use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
+use super::plan::plan_for_cell;
 use idea_domain::invocation::{
-    InvocationInputs, STRIPPED_ENV, SessionPlan, plan_session, prepare_invocation, seed_plan,
+    InvocationInputs, STRIPPED_ENV, SessionPlan, prepare_invocation, seed_plan,
 };
+use idea_domain::profile::AgentProfile;
 use idea_domain::layout::Layouts;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
 use idea_domain::{
@@ -59,6 +61,8 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
             node_id: live.info.node_id,
         });
     }
+    // The cell's last session tells whether a resume was just refused (see `plan`).
+    let previous = deps.sessions.of_cell(layout_id, node_id);
     ensure_cell_free(deps, layout_id, node_id)?;
     // 3. persona and profile
     let persona = deps.store.read_persona(&agent.md_path)?.unwrap_or_default();
@@ -68,23 +72,20 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         .ok_or_else(|| AppError::ProfileNotFound(agent.profile_id.to_string()))?;
     // 4. the isolated run dir
     let run_dir = deps.store.prepare_run_dir(agent_id)?;
-    // 5. the session plan, from the cell
+    // 5. the session plan, from the cell and what the CLI saved
     let layouts = crate::layouts::get(deps)?;
     let leaf = layouts
         .tree(layout_id)?
         .leaf(node_id)
         .cloned()
         .ok_or(idea_domain::layout::LayoutError::NodeNotFound(node_id))?;
-    let cell_engine_session = if leaf.agent == Some(agent_id) {
-        leaf.engine_session_id.clone()
-    } else {
-        None
-    };
-    let plan = plan_session(&profile, cell_engine_session.as_deref(), || {
-        deps.ids.new_uuid().to_string()
-    });
-    // 6. the invocation
     let root = deps.store.root();
+    let cwd = match profile.cwd_template {
+        idea_domain::CwdTemplate::AgentRunDir => run_dir.clone(),
+        idea_domain::CwdTemplate::ProjectRoot => root.clone(),
+    };
+    let plan = plan_for_cell(deps, &profile, agent_id, &leaf, &cwd, previous.as_ref());
+    // 6. the invocation
     let invocation = InvocationInputs {
         profile: &profile,
         project_root: &root,
@@ -94,10 +95,7 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         size,
     };
     let (spec, context) = prepare_invocation(&invocation);
-    if let Some(trust) = profile.trust {
-        // Not fatal: without it the CLI shows its own trust screen in the cell.
-        let _ = deps.cli_homes.trust_folder(trust, &spec.cwd);
-    }
+    trust_handed_folders(deps, &profile, &spec.cwd, &root);
     // Step 4's per-CLI seeds (now that paths are known), then 7. the convention file.
     write_context_files(
         deps,
@@ -126,12 +124,14 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
     // is running, so a failed launch never leaves a conversation to "resume".
     let info = spawn_and_register(
         deps,
-        &spec,
-        Some(agent_id),
-        layout_id,
-        node_id,
-        conversation_id,
-        engine_session_id.clone(),
+        NewSession {
+            spec: &spec,
+            agent_id: Some(agent_id),
+            cell: (layout_id, node_id),
+            conversation: (conversation_id, engine_session_id.clone()),
+            resumed: matches!(plan, SessionPlan::Resume(_)),
+            failure_hint: failure_hint(deps, &profile, &spec, &plan),
+        },
     )?;
     remember_on_cell(
         deps,
@@ -142,6 +142,42 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         engine_session_id,
     )?;
     Ok(info)
+}
+
+/// Every folder IdeA hands the CLI (its cwd, and the project root it passes as a workspace
+/// directory) is recorded as trusted in the CLI's own config, so no trust dialog stops the
+/// agent. Not fatal: without it the CLI shows its own dialog in the cell.
+fn trust_handed_folders(deps: &Deps, profile: &AgentProfile, cwd: &Path, root: &Path) {
+    let Some(home) = profile.home else { return };
+    let mut folders = vec![cwd];
+    if root != cwd {
+        folders.push(root);
+    }
+    for folder in folders {
+        let _ = deps.cli_homes.trust_folder(home, folder);
+    }
+}
+
+/// What to tell the user if this launch fails on its own: what the CLI still needs, or that
+/// the conversation could not be reopened (the next launch then starts a new one).
+fn failure_hint(
+    deps: &Deps,
+    profile: &AgentProfile,
+    spec: &SpawnSpec,
+    plan: &SessionPlan,
+) -> Option<String> {
+    let setup = profile
+        .home
+        .and_then(|home| deps.cli_homes.setup_problem(home, &spec.env));
+    // Where IdeA can see the CLI's saved conversations it resumes only existing ones.
+    setup.or_else(|| match plan {
+        SessionPlan::Resume(id) if profile.home.is_none() => Some(format!(
+            "If {} could not reopen conversation {id}, launch it again: the next launch in \
+             this cell starts a new conversation.",
+            profile.name
+        )),
+        _ => None,
+    })
 }
 
 /// Seeds the run dir's per-CLI files and writes the composed convention file.
@@ -230,7 +266,17 @@ pub fn open_shell(
         stdin_injection: None,
         sandbox: None,
     };
-    spawn_and_register(deps, &spec, None, layout_id, node_id, None, None)
+    spawn_and_register(
+        deps,
+        NewSession {
+            spec: &spec,
+            agent_id: None,
+            cell: (layout_id, node_id),
+            conversation: (None, None),
+            resumed: false,
+            failure_hint: None,
+        },
+    )
 }
 
 fn ensure_cell_free(deps: &Deps, layout_id: LayoutId, node_id: NodeId) -> AppResult<()> {
@@ -246,19 +292,32 @@ fn ensure_cell_free(deps: &Deps, layout_id: LayoutId, node_id: NodeId) -> AppRes
     }
 }
 
-fn spawn_and_register(
-    deps: &Deps,
-    spec: &SpawnSpec,
+/// What [`spawn_and_register`] starts.
+struct NewSession<'a> {
+    spec: &'a SpawnSpec,
     agent_id: Option<AgentId>,
-    layout_id: LayoutId,
-    node_id: NodeId,
-    conversation_id: Option<ConversationId>,
-    engine_session_id: Option<String>,
-) -> AppResult<SessionInfo> {
+    cell: (LayoutId, NodeId),
+    conversation: (Option<ConversationId>, Option<String>),
+    resumed: bool,
+    /// Added to the exit report when the process fails on its own.
+    failure_hint: Option<String>,
+}
+
+fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo> {
+    let NewSession {
+        spec,
+        agent_id,
+        cell: (layout_id, node_id),
+        conversation: (conversation_id, engine_session_id),
+        resumed,
+        failure_hint,
+    } = new;
     let session_id = SessionId(deps.ids.new_uuid());
     let registry = deps.sessions.clone();
     let events = deps.events.clone();
+    let hint = failure_hint.clone();
     let on_exit = Box::new(move |exit: ExitInfo| {
+        let exit = with_hint(exit, hint);
         if let Some(info) = registry.mark_exited(session_id, exit.clone()) {
             events.publish(DomainEvent::SessionExited {
                 session_id,
@@ -284,17 +343,15 @@ fn spawn_and_register(
         conversation_id,
         engine_session_id,
     };
-    deps.sessions.insert(Entry {
-        info: info.clone(),
-        terminal: terminal.clone(),
-        discard_on_exit: false,
-    });
+    deps.sessions
+        .insert(Entry::new(info.clone(), terminal.clone(), resumed));
     deps.publish(DomainEvent::SessionStarted {
         session: info.clone(),
     });
     // A process that died before it was registered had its exit handler find nothing:
     // report the exit here (`mark_exited` reports each exit once).
     if let Some(exit) = terminal.exit_status()
+        && let exit = with_hint(exit, failure_hint)
         && let Some(done) = deps.sessions.mark_exited(session_id, exit.clone())
     {
         deps.publish(DomainEvent::SessionExited {
@@ -307,4 +364,11 @@ fn spawn_and_register(
         return Ok(done);
     }
     Ok(info)
+}
+
+fn with_hint(mut exit: ExitInfo, hint: Option<String>) -> ExitInfo {
+    if exit.failed() && exit.hint.is_none() {
+        exit.hint = hint;
+    }
+    exit
 }

@@ -3,6 +3,7 @@
 
 mod control;
 mod launch;
+mod plan;
 mod registry;
 
 pub use control::{

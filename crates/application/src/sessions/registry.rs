@@ -4,6 +4,7 @@ use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, TerminalSessio
 use idea_domain::{AgentId, LayoutId, NodeId, SessionId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 /// One session: what the UI sees, and the terminal itself.
 #[derive(Clone)]
@@ -12,6 +13,28 @@ pub(crate) struct Entry {
     pub terminal: Arc<dyn TerminalSession>,
     /// Its cell is gone: forget the session as soon as it has exited.
     pub discard_on_exit: bool,
+    /// It reopened an earlier conversation (a Resume plan).
+    pub resumed: bool,
+    pub started: Instant,
+    pub ended: Option<Instant>,
+}
+
+impl Entry {
+    pub(crate) fn new(info: SessionInfo, terminal: Arc<dyn TerminalSession>, resumed: bool) -> Self {
+        Self {
+            info,
+            terminal,
+            discard_on_exit: false,
+            resumed,
+            started: Instant::now(),
+            ended: None,
+        }
+    }
+
+    /// How long the process ran, once it has exited.
+    pub(crate) fn ran_for(&self) -> Option<Duration> {
+        self.ended.map(|end| end.duration_since(self.started))
+    }
 }
 
 /// Every session of the open project, live or exited (an exited one stays until its cell
@@ -80,6 +103,7 @@ impl SessionRegistry {
             .filter(|e| e.info.status == SessionStatus::Running)?;
         entry.info.status = SessionStatus::Exited;
         entry.info.exit = Some(exit);
+        entry.ended = Some(Instant::now());
         let info = entry.info.clone();
         if entry.discard_on_exit {
             entries.remove(&id);

@@ -1,4 +1,5 @@
 mod agents;
 mod filesystem;
 mod layouts;
+mod resume;
 mod sessions;

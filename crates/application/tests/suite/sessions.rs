@@ -11,7 +11,7 @@ use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId};
 
 const SIZE: TerminalSize = TerminalSize { rows: 24, cols: 80 };
 
-fn agent(w: &World, name: &str, profile: &str) -> Agent {
+pub(crate) fn agent(w: &World, name: &str, profile: &str) -> Agent {
     agents::create_from_scratch(
         &w.deps,
         NewAgent {
@@ -23,14 +23,14 @@ fn agent(w: &World, name: &str, profile: &str) -> Agent {
 }
 
 /// Two cells side by side.
-fn two_cells(w: &World) -> (LayoutId, NodeId, NodeId) {
+pub(crate) fn two_cells(w: &World) -> (LayoutId, NodeId, NodeId) {
     let l = layouts::get(&w.deps).unwrap();
     let first = l.layouts[0].tree.leaves()[0].id;
     let second = layouts::split(&w.deps, l.active, first, Direction::Horizontal).unwrap();
     (l.active, first, second)
 }
 
-fn launch(
+pub(crate) fn launch(
     w: &World,
     agent: &Agent,
     layout: LayoutId,

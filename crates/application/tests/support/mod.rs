@@ -8,7 +8,7 @@ use idea_domain::manifest::AgentManifest;
 use idea_domain::ports::{
     EventPublisher, IdGenerator, ProfileCatalog, ProfileProblem, ProjectStore, StoreError,
 };
-use idea_domain::profile::{AgentProfile, ContextInjection, CwdTemplate};
+use idea_domain::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate};
 use idea_domain::{DomainEvent, ProfileId, Project};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -117,12 +117,14 @@ impl ProjectStore for MemoryStore {
     }
 }
 
-/// Two plain profiles: `shell` and `fake`.
+/// Plain profiles: `shell`; `fake` (takes and resumes ids; IdeA cannot see its saved
+/// conversations); `tracked` (the same, whose saved conversations [`FakeCliHomes`] reports);
+/// `minting` (mints its own ids, resumable, found by folder like Codex).
 pub struct StaticCatalog;
 
 impl ProfileCatalog for StaticCatalog {
     fn profiles(&self) -> Vec<AgentProfile> {
-        ["shell", "fake"]
+        ["shell", "fake", "tracked", "minting"]
             .into_iter()
             .map(|id| AgentProfile {
                 id: ProfileId::new(id),
@@ -131,21 +133,32 @@ impl ProfileCatalog for StaticCatalog {
                 args: vec![],
                 cwd_template: CwdTemplate::AgentRunDir,
                 env: Default::default(),
-                context_injection: if id == "fake" {
+                context_injection: if id == "shell" {
+                    ContextInjection::None
+                } else {
                     ContextInjection::ConventionFile {
                         target: "AGENTS.md".into(),
                     }
-                } else {
-                    ContextInjection::None
                 },
-                session: (id == "fake").then(|| idea_domain::SessionStrategy {
-                    assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
-                    resume_args: vec!["--resume".into(), "{id}".into()],
-                }),
+                session: match id {
+                    "fake" | "tracked" => Some(idea_domain::SessionStrategy {
+                        assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
+                        resume_args: vec!["--resume".into(), "{id}".into()],
+                    }),
+                    "minting" => Some(idea_domain::SessionStrategy {
+                        assign_args: None,
+                        resume_args: vec!["resume".into(), "{id}".into()],
+                    }),
+                    _ => None,
+                },
                 mcp: None,
                 structured: None,
                 via_shell: false,
-                trust: None,
+                home: match id {
+                    "tracked" => Some(CliHome::ClaudeCode),
+                    "minting" => Some(CliHome::Codex),
+                    _ => None,
+                },
                 seed_files: vec![],
                 version_args: vec!["--version".into()],
             })
@@ -156,18 +169,53 @@ impl ProfileCatalog for StaticCatalog {
     }
 }
 
-/// Records the folders a launch asked to trust.
+/// The CLIs' user state, in memory: records trusted folders; reports the conversations and
+/// the setup problem a test put there.
 #[derive(Default)]
-pub struct TrustedFolders(pub Mutex<Vec<(idea_domain::profile::FolderTrust, PathBuf)>>);
+pub struct FakeCliHomes {
+    pub trusted: Mutex<Vec<(CliHome, PathBuf)>>,
+    /// Saved conversations: (cwd, id).
+    pub saved: Mutex<Vec<(PathBuf, String)>>,
+    pub setup_problem: Mutex<Option<String>>,
+}
 
-impl idea_domain::ports::CliHomes for TrustedFolders {
+impl FakeCliHomes {
+    pub fn save_conversation(&self, cwd: &std::path::Path, id: &str) {
+        self.saved.lock().unwrap().push((cwd.to_path_buf(), id.to_owned()));
+    }
+}
+
+impl idea_domain::ports::CliHomes for FakeCliHomes {
     fn trust_folder(
         &self,
-        trust: idea_domain::profile::FolderTrust,
+        home: CliHome,
         folder: &std::path::Path,
     ) -> Result<idea_domain::ports::TrustOutcome, StoreError> {
-        self.0.lock().unwrap().push((trust, folder.to_path_buf()));
+        self.trusted.lock().unwrap().push((home, folder.to_path_buf()));
         Ok(idea_domain::ports::TrustOutcome::Recorded)
+    }
+    fn has_conversation(&self, _home: CliHome, cwd: &std::path::Path, id: &str) -> bool {
+        self.saved
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(c, i)| c == cwd && i == id)
+    }
+    fn latest_conversation(&self, _home: CliHome, cwd: &std::path::Path) -> Option<String> {
+        self.saved
+            .lock()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|(c, _)| c == cwd)
+            .map(|(_, id)| id.clone())
+    }
+    fn setup_problem(
+        &self,
+        _home: CliHome,
+        _env: &std::collections::BTreeMap<String, String>,
+    ) -> Option<String> {
+        self.setup_problem.lock().unwrap().clone()
     }
 }
 
@@ -200,6 +248,7 @@ impl IdGenerator for SequentialIds {
 /// A test world: deps over fakes, with handles on the fakes.
 pub struct World {
     pub deps: Deps,
+    pub cli: Arc<FakeCliHomes>,
     pub terminals: Arc<FakeTerminals>,
     pub store: Arc<MemoryStore>,
     pub events: Arc<RecordedEvents>,
@@ -209,6 +258,7 @@ fn deps_over(
     store: Arc<dyn ProjectStore>,
     events: Arc<RecordedEvents>,
     terminals: Arc<FakeTerminals>,
+    cli: Arc<FakeCliHomes>,
 ) -> Deps {
     Deps::new(Ports {
         store,
@@ -216,7 +266,7 @@ fn deps_over(
         events,
         ids: Arc::new(SequentialIds::default()),
         terminals,
-        cli_homes: Arc::new(TrustedFolders::default()),
+        cli_homes: cli,
         login_shell: "/bin/sh".into(),
     })
 }
@@ -225,9 +275,11 @@ pub fn world() -> World {
     let store = Arc::new(MemoryStore::default());
     let events = Arc::new(RecordedEvents::default());
     let terminals = Arc::new(FakeTerminals::default());
-    let deps = deps_over(store.clone(), events.clone(), terminals.clone());
+    let cli = Arc::new(FakeCliHomes::default());
+    let deps = deps_over(store.clone(), events.clone(), terminals.clone(), cli.clone());
     World {
         deps,
+        cli,
         terminals,
         store,
         events,
@@ -241,6 +293,11 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
     let store = Arc::new(idea_infrastructure::store::FsProjectStore::new(dir.path()));
     idea_application::project::init(store.as_ref(), &SequentialIds::default(), &root).unwrap();
     let events = Arc::new(RecordedEvents::default());
-    let deps = deps_over(store, events.clone(), Arc::new(FakeTerminals::default()));
+    let deps = deps_over(
+        store,
+        events.clone(),
+        Arc::new(FakeTerminals::default()),
+        Arc::new(FakeCliHomes::default()),
+    );
     (dir, deps, events)
 }

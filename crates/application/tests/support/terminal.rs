@@ -26,7 +26,10 @@ pub struct FakeSession {
 impl FakeSession {
     /// The process ends with `code`.
     pub fn finish(&self, code: u32) {
-        let info = ExitInfo { code, signal: None };
+        let info = ExitInfo {
+            code,
+            ..ExitInfo::default()
+        };
         *self.exit.lock().unwrap() = Some(info.clone());
         if let Some(handler) = self.on_exit.lock().unwrap().take() {
             handler(info);

@@ -17,7 +17,7 @@ fn profile(injection: ContextInjection) -> AgentProfile {
         mcp: None,
         structured: None,
         via_shell: false,
-        trust: None,
+        home: None,
         seed_files: vec![],
         version_args: vec![],
     }
@@ -37,21 +37,29 @@ fn prepare(profile: &AgentProfile, plan: &SessionPlan) -> (SpawnSpec, ContextPla
     })
 }
 
+fn facts(cell: Option<&str>, saved: Option<bool>) -> SessionFacts<'_> {
+    SessionFacts {
+        cell_session: cell,
+        cell_session_saved: saved,
+        latest_saved: None,
+    }
+}
+
 #[test]
 fn session_plan_prefers_resume_then_assign() {
     let p = profile(ContextInjection::None);
     assert_eq!(
-        plan_session(&p, Some("x"), || "new".into()),
+        plan_session(&p, facts(Some("x"), Some(true)), || "new".into()),
         SessionPlan::Resume("x".into())
     );
     assert_eq!(
-        plan_session(&p, None, || "new".into()),
+        plan_session(&p, facts(None, None), || "new".into()),
         SessionPlan::Assign("new".into())
     );
     let mut no_session = p.clone();
     no_session.session = None;
     assert_eq!(
-        plan_session(&no_session, Some("x"), || "new".into()),
+        plan_session(&no_session, facts(Some("x"), Some(true)), || "new".into()),
         SessionPlan::None
     );
     let mut resume_only = p;
@@ -60,7 +68,63 @@ fn session_plan_prefers_resume_then_assign() {
         resume_args: vec!["r".into()],
     });
     assert_eq!(
-        plan_session(&resume_only, None, || "new".into()),
+        plan_session(&resume_only, facts(None, None), || "new".into()),
+        SessionPlan::None
+    );
+}
+
+#[test]
+fn an_id_the_cli_never_saved_is_started_afresh_under_the_same_id() {
+    let p = profile(ContextInjection::None);
+    assert_eq!(
+        plan_session(&p, facts(Some("x"), Some(false)), || "new".into()),
+        SessionPlan::Assign("x".into())
+    );
+}
+
+#[test]
+fn an_id_nobody_can_check_is_trusted() {
+    let p = profile(ContextInjection::None);
+    assert_eq!(
+        plan_session(&p, facts(Some("x"), None), || "new".into()),
+        SessionPlan::Resume("x".into())
+    );
+}
+
+#[test]
+fn a_cli_minting_its_own_ids_resumes_its_latest_saved_conversation() {
+    let mut p = profile(ContextInjection::None);
+    p.session = Some(SessionStrategy {
+        assign_args: None,
+        resume_args: vec!["resume".into(), "{id}".into()],
+    });
+    let latest = SessionFacts {
+        latest_saved: Some("t2"),
+        ..facts(None, None)
+    };
+    assert_eq!(
+        plan_session(&p, latest, || "new".into()),
+        SessionPlan::Resume("t2".into())
+    );
+    // The cell's own id wins when it is saved; an unsaved one falls back to the latest.
+    let cell_saved = SessionFacts {
+        latest_saved: Some("t2"),
+        ..facts(Some("t1"), Some(true))
+    };
+    assert_eq!(
+        plan_session(&p, cell_saved, || "new".into()),
+        SessionPlan::Resume("t1".into())
+    );
+    let cell_gone = SessionFacts {
+        latest_saved: Some("t2"),
+        ..facts(Some("t1"), Some(false))
+    };
+    assert_eq!(
+        plan_session(&p, cell_gone, || "new".into()),
+        SessionPlan::Resume("t2".into())
+    );
+    assert_eq!(
+        plan_session(&p, facts(Some("t1"), Some(false)), || "new".into()),
         SessionPlan::None
     );
 }

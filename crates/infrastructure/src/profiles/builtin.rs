@@ -5,7 +5,7 @@
 //! profile, and against `/work/shared/spec/cli-facts.md`. Re-check when a CLI's version changes.
 
 use idea_domain::profile::{
-    AgentProfile, ContextInjection, CwdTemplate, FolderTrust, McpStyle, ProfileId, SessionStrategy,
+    AgentProfile, CliHome, ContextInjection, CwdTemplate, McpStyle, ProfileId, SessionStrategy,
     StructuredMode,
 };
 use std::collections::BTreeMap;
@@ -66,7 +66,7 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
         mcp: None,
         structured: None,
         via_shell: false,
-        trust: None,
+        home: None,
         seed_files: Vec::new(),
         version_args: strings(&["--version"]),
     }
@@ -78,9 +78,10 @@ fn claude_code() -> AgentProfile {
     AgentProfile {
         // The cwd is the agent's run dir: `--add-dir` lets its tools reach the project root.
         args: strings(&["--add-dir", "{projectRoot}"]),
-        // cli-facts: the folder-trust screen is skipped for a folder accepted in ~/.claude.json;
-        // IdeA accepts exactly the agent's run dir.
-        trust: Some(FolderTrust::ClaudeJson),
+        // Claude shows a trust screen for an unknown cwd, and for every `--add-dir` folder not
+        // accepted in ~/.claude.json a dialog whose default answer exits: IdeA accepts both
+        // the run dir and the project root there. Transcripts tell whether a session exists.
+        home: Some(CliHome::ClaudeCode),
         // cli-facts: the quiet-start variables (no auto-update, no telemetry, no extra traffic).
         env: env(&[
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
@@ -134,8 +135,10 @@ fn codex() -> AgentProfile {
         // cli-facts: without it the TUI leaves a background daemon running after `/quit`.
         // The cwd is the agent's run dir: `--add-dir` makes the project root writable too.
         args: strings(&["--no-daemon", "--add-dir", "{projectRoot}"]),
-        // cli-facts: inside a git repo Codex asks to trust the folder unless config.toml says so.
-        trust: Some(FolderTrust::CodexConfig),
+        // Inside a git repo Codex asks to trust the folder unless config.toml says so. Its
+        // rollouts (`$CODEX_HOME/sessions/`) record each thread's cwd: IdeA finds the agent's
+        // latest thread in its run dir there.
+        home: Some(CliHome::Codex),
         // Codex mints its own thread ids: it can be resumed (`codex resume <SESSION_ID>`, a UUID
         // or a session name) but not started with an id of ours.
         session: Some(SessionStrategy {
@@ -174,8 +177,11 @@ fn codex() -> AgentProfile {
 fn gemini() -> AgentProfile {
     // Gemini refuses headless mode in an untrusted folder (exit 55) and ignores a workspace
     // `.gemini/settings.json` (where IdeA's MCP server is declared) unless the folder is trusted.
-    // The cwd is IdeA's own run dir, so it is trusted for the session.
+    // The cwd is IdeA's own run dir, so it is trusted for the session. `--include-directories`
+    // of a folder not in ~/.gemini/trustedFolders.json asks at every launch (`--skip-trust`
+    // does not cover it): IdeA records the run dir and the project root there.
     AgentProfile {
+        home: Some(CliHome::Gemini),
         // `--include-directories`: the cwd is the run dir; the project is the real workspace.
         args: strings(&["--skip-trust", "--include-directories", "{projectRoot}"]),
         session: Some(SessionStrategy {

@@ -7,6 +7,8 @@ use portable_pty::Child;
 const UNKNOWN_EXIT: ExitInfo = ExitInfo {
     code: 1,
     signal: None,
+    stopped: false,
+    hint: None,
 };
 
 /// Blocks until `child` exits and describes how.
@@ -28,6 +30,8 @@ pub(crate) fn wait_for_exit(child: &mut (dyn Child + Send + Sync)) -> ExitInfo {
                 return ExitInfo {
                     code: u32::try_from(code).unwrap_or(UNKNOWN_EXIT.code),
                     signal: None,
+                    stopped: false,
+                    hint: None,
                 };
             }
             Ok(WaitStatus::Signaled(_, signal, _)) => return killed_by(signal),
@@ -44,6 +48,8 @@ pub(crate) fn killed_by(signal: nix::sys::signal::Signal) -> ExitInfo {
     ExitInfo {
         code: 128 + signal as u32,
         signal: Some(signal.as_str().to_owned()),
+        stopped: false,
+        hint: None,
     }
 }
 
@@ -57,6 +63,8 @@ fn portable_wait(child: &mut (dyn Child + Send + Sync)) -> ExitInfo {
         Ok(status) => ExitInfo {
             code: status.exit_code(),
             signal: status.signal().map(str::to_owned),
+            stopped: false,
+            hint: None,
         },
         Err(_) => UNKNOWN_EXIT,
     }
@@ -73,7 +81,9 @@ mod tests {
             killed_by(Signal::SIGKILL),
             ExitInfo {
                 code: 137,
-                signal: Some("SIGKILL".into())
+                signal: Some("SIGKILL".into()),
+                stopped: false,
+                hint: None,
             }
         );
         assert_eq!(killed_by(Signal::SIGHUP).signal.as_deref(), Some("SIGHUP"));

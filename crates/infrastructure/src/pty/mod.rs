@@ -66,7 +66,8 @@ pub struct PtyConfig {
     /// After the child exits, how long to wait for the rest of its output before reporting
     /// the exit anyway (a background grandchild may keep the terminal open). 2 s.
     pub exit_drain_timeout: Duration,
-    /// After `kill` sends SIGHUP, how long before the process group gets SIGKILL. 3 s.
+    /// `kill` escalates SIGHUP → SIGTERM → SIGKILL, waiting this long after each of the first
+    /// two (Gemini CLI ignores SIGHUP but saves and exits on SIGTERM). 1.5 s.
     pub kill_grace: Duration,
 }
 
@@ -81,7 +82,7 @@ impl Default for PtyConfig {
             read_buffer_bytes: 16 * 1024,
             reader_queue: 4,
             exit_drain_timeout: Duration::from_secs(2),
-            kill_grace: Duration::from_secs(3),
+            kill_grace: Duration::from_millis(1_500),
         }
     }
 }

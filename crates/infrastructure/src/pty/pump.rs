@@ -160,6 +160,8 @@ mod tests {
         tx.send(Event::Exited(ExitInfo {
             code: 0,
             signal: None,
+            stopped: false,
+            hint: None,
         }))
         .unwrap();
         drop(tx);
@@ -168,7 +170,9 @@ mod tests {
             exit,
             Some(ExitInfo {
                 code: 0,
-                signal: None
+                signal: None,
+                stopped: false,
+                hint: None,
             })
         );
         // The first read leads; the burst behind it is one batch.
@@ -214,6 +218,8 @@ mod tests {
         tx.send(Event::Exited(ExitInfo {
             code: 3,
             signal: None,
+            stopped: false,
+            hint: None,
         }))
         .unwrap();
         // `tx` stays alive, as a reader blocked by a grandchild holding the PTY would.

@@ -17,7 +17,7 @@ use idea_domain::terminal::{
 };
 use portable_pty::{Child, ChildKiller, MasterPty};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
@@ -44,6 +44,8 @@ struct Shared {
     /// Signalled when `exit` is set (the kill escalation waits on it).
     exited: Condvar,
     kill_started: AtomicBool,
+    /// Bit `n` is set once IdeA has sent signal number `n` (to name a `128 + n` exit).
+    signals_sent: AtomicU64,
     kill_grace: Duration,
 }
 
@@ -90,6 +92,7 @@ pub(crate) fn start(
         exit: Mutex::new(None),
         exited: Condvar::new(),
         kill_started: AtomicBool::new(false),
+        signals_sent: AtomicU64::new(0),
         kill_grace: config.kill_grace,
     });
     // Bounded: a full queue is what blocks the reader when the pump pauses (flow control).
@@ -134,7 +137,14 @@ pub(crate) fn start(
 
 /// Waiter thread: reap the child, then release everything that only made sense while it ran.
 fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &SyncSender<Event>) {
-    let info = wait_for_exit(child);
+    let mut info = wait_for_exit(child);
+    if shared.kill_started.load(Ordering::SeqCst) {
+        info.stopped = true;
+        // One shape for every CLI: Claude handles SIGHUP by exiting 129, Codex dies of it.
+        if info.signal.is_none() {
+            info.signal = signal_name_of_exit(info.code, shared.signals_sent.load(Ordering::SeqCst));
+        }
+    }
     *lock(&shared.exit) = Some(info.clone());
     shared.exited.notify_all();
     // Writes now fail with `Closed`; the writer thread ends once its queue is drained.
@@ -154,6 +164,8 @@ fn run_pump(shared: &Shared, events: &Receiver<Event>, batching: Batching, on_ex
         .unwrap_or(ExitInfo {
             code: 1,
             signal: None,
+            stopped: false,
+            hint: None,
         });
     shared.input.output_drained();
     on_exit(info);
@@ -182,51 +194,92 @@ fn thread_name(role: char, id: SessionId) -> String {
 
 impl Shared {
     fn kill(self: &Arc<Self>) {
-        if lock(&self.exit).is_some() {
+        if lock(&self.exit).is_some() || self.kill_started.swap(true, Ordering::SeqCst) {
             return;
         }
         // SIGHUP first, as when a terminal window closes: the program may save its state.
+        self.note_signal(SIGHUP);
         let _ = lock(&self.killer).kill();
-        if !self.kill_started.swap(true, Ordering::SeqCst) {
-            let shared = Arc::clone(self);
-            // If this thread cannot start, the SIGHUP above is all we can do.
-            let _ = spawn_named(&thread_name('k', self.id), move || shared.escalate_kill());
-        }
+        let shared = Arc::clone(self);
+        // If this thread cannot start, the SIGHUP above is all we can do.
+        let _ = spawn_named(&thread_name('k', self.id), move || shared.escalate_kill());
     }
 
-    /// Escalation thread: SIGKILL the whole process group if SIGHUP was not enough in time.
+    fn note_signal(&self, number: u32) {
+        self.signals_sent.fetch_or(1 << number, Ordering::SeqCst);
+    }
+
+    /// Escalation thread: SIGTERM, then SIGKILL, to the whole process group, each only if the
+    /// process is still there after the grace period.
     fn escalate_kill(&self) {
-        let exit = lock(&self.exit);
-        let (exit, _) = self
-            .exited
-            .wait_timeout_while(exit, self.kill_grace, |exit| exit.is_none())
-            .unwrap_or_else(PoisonError::into_inner);
-        if exit.is_none() {
-            // Still under the lock: the waiter cannot record the exit meanwhile, but it may have
-            // reaped the child already; the pid is only reused after that, so the window is tiny.
-            force_kill(self.pid);
+        for (number, signal) in [(SIGTERM, Escalation::Terminate), (SIGKILL, Escalation::Kill)] {
+            let exit = lock(&self.exit);
+            let (exit, _) = self
+                .exited
+                .wait_timeout_while(exit, self.kill_grace, |exit| exit.is_none())
+                .unwrap_or_else(PoisonError::into_inner);
+            if exit.is_some() {
+                return;
+            }
+            // Still under the lock: the waiter cannot record the exit meanwhile, but it may
+            // have reaped the child already; the pid is only reused after that, so the window
+            // is tiny.
+            self.note_signal(number);
+            signal_group(self.pid, signal);
         }
     }
 }
 
+const SIGHUP: u32 = 1;
+const SIGTERM: u32 = 15;
+const SIGKILL: u32 = 9;
+
+/// The steps after SIGHUP.
+#[derive(Debug, Clone, Copy)]
+enum Escalation {
+    Terminate,
+    Kill,
+}
+
+/// `128 + n` where IdeA sent signal `n`: the CLI exited because of it.
+fn signal_name_of_exit(code: u32, sent: u64) -> Option<String> {
+    let number = code.checked_sub(128).filter(|n| *n < 64)?;
+    if sent & (1 << number) == 0 {
+        return None;
+    }
+    Some(
+        match number {
+            SIGHUP => "SIGHUP",
+            SIGTERM => "SIGTERM",
+            SIGKILL => "SIGKILL",
+            _ => return None,
+        }
+        .to_owned(),
+    )
+}
+
 /// The child is a session leader (portable-pty calls `setsid`), so its pid is also its
-/// process group: killing the group takes the agent's own subprocesses down with it.
+/// process group: signalling the group reaches the agent's own subprocesses too.
 #[cfg(unix)]
-fn force_kill(pid: Option<u32>) {
+fn signal_group(pid: Option<u32>, step: Escalation) {
     use nix::sys::signal::{Signal, kill, killpg};
     use nix::unistd::Pid;
     let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) else {
         return;
     };
+    let signal = match step {
+        Escalation::Terminate => Signal::SIGTERM,
+        Escalation::Kill => Signal::SIGKILL,
+    };
     let pid = Pid::from_raw(pid);
-    if killpg(pid, Signal::SIGKILL).is_err() {
-        let _ = kill(pid, Signal::SIGKILL);
+    if killpg(pid, signal).is_err() {
+        let _ = kill(pid, signal);
     }
 }
 
 /// portable-pty's killer already terminates the process outright here.
 #[cfg(not(unix))]
-fn force_kill(_pid: Option<u32>) {}
+fn signal_group(_pid: Option<u32>, _step: Escalation) {}
 
 impl PtySession {
     /// Every byte of output read so far, including bytes since dropped from the scrollback.
@@ -287,6 +340,15 @@ impl Drop for PtySession {
 mod tests {
     use super::*;
     use uuid::Uuid;
+
+    #[test]
+    fn an_exit_of_128_plus_a_signal_ideas_sent_is_named_after_it() {
+        let hup = 1 << SIGHUP;
+        assert_eq!(signal_name_of_exit(129, hup).as_deref(), Some("SIGHUP"));
+        assert_eq!(signal_name_of_exit(143, hup), None, "SIGTERM was not sent");
+        assert_eq!(signal_name_of_exit(1, hup), None);
+        assert_eq!(signal_name_of_exit(u32::MAX, u64::MAX), None);
+    }
 
     #[test]
     fn thread_names_fit_the_linux_limit_and_name_the_session() {

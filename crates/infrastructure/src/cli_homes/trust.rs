@@ -1,64 +1,20 @@
-//! The agent CLIs' user-level config files, where they remember which folders the user
-//! trusts. IdeA adds an agent's run dir there before launching it, so a new agent does not
-//! stop on the CLI's trust screen. Everything else in those files is kept; a file IdeA cannot
-//! parse is left untouched (the CLI then asks, as it would anyway).
+//! Adding a folder to each CLI's trust record, keeping everything else in the file; a file
+//! IdeA cannot parse is left untouched (the CLI then asks, as it would anyway).
 
 use crate::atomic::write_atomic;
-use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
-use idea_domain::profile::FolderTrust;
+use idea_domain::ports::{StoreError, TrustOutcome};
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
-
-/// The CLIs' config files under one home folder.
-#[derive(Debug, Clone)]
-pub struct FsCliHomes {
-    /// `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`).
-    pub claude_json: PathBuf,
-    /// `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`).
-    pub codex_config: PathBuf,
-}
-
-impl FsCliHomes {
-    /// The files for `home`, honouring `CLAUDE_CONFIG_DIR` and `CODEX_HOME` as the CLIs do.
-    pub fn for_home(
-        home: &Path,
-        claude_config_dir: Option<PathBuf>,
-        codex_home: Option<PathBuf>,
-    ) -> Self {
-        Self {
-            claude_json: claude_config_dir
-                .unwrap_or_else(|| home.to_path_buf())
-                .join(".claude.json"),
-            codex_config: codex_home
-                .unwrap_or_else(|| home.join(".codex"))
-                .join("config.toml"),
-        }
-    }
-}
-
-impl CliHomes for FsCliHomes {
-    fn trust_folder(&self, trust: FolderTrust, folder: &Path) -> Result<TrustOutcome, StoreError> {
-        let key = folder.display().to_string();
-        match trust {
-            FolderTrust::ClaudeJson => {
-                update(&self.claude_json, |text| trust_in_claude_json(text, &key))
-            }
-            FolderTrust::CodexConfig => {
-                update(&self.codex_config, |text| trust_in_codex_toml(text, &key))
-            }
-        }
-    }
-}
+use std::path::Path;
 
 /// What an edit of a config's text gives: the new text, or why nothing is written.
-enum Edit {
+pub(super) enum Edit {
     Write(String),
     AlreadyTrusted,
     Unreadable,
 }
 
-fn update(path: &Path, edit: impl FnOnce(&str) -> Edit) -> Result<TrustOutcome, StoreError> {
+pub(super) fn update(path: &Path, edit: impl FnOnce(&str) -> Edit) -> Result<TrustOutcome, StoreError> {
     let current = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
@@ -86,7 +42,7 @@ fn update(path: &Path, edit: impl FnOnce(&str) -> Edit) -> Result<TrustOutcome, 
     }
 }
 
-fn trust_in_claude_json(text: &str, folder: &str) -> Edit {
+pub(super) fn in_claude_json(text: &str, folder: &str) -> Edit {
     let mut config: serde_json::Value = if text.trim().is_empty() {
         serde_json::json!({})
     } else {
@@ -120,7 +76,7 @@ fn trust_in_claude_json(text: &str, folder: &str) -> Edit {
     serde_json::to_string_pretty(&config).map_or(Edit::Unreadable, Edit::Write)
 }
 
-fn trust_in_codex_toml(text: &str, folder: &str) -> Edit {
+pub(super) fn in_codex_toml(text: &str, folder: &str) -> Edit {
     let Ok(mut doc) = text.parse::<toml_edit::DocumentMut>() else {
         return Edit::Unreadable;
     };
@@ -145,10 +101,35 @@ fn trust_in_codex_toml(text: &str, folder: &str) -> Edit {
     Edit::Write(doc.to_string())
 }
 
+
+/// Gemini CLI's `trustedFolders.json`: `{"<abs path>": "TRUST_FOLDER", …}`.
+pub(super) fn in_gemini_trusted_folders(text: &str, folder: &str) -> Edit {
+    let mut config: serde_json::Value = if text.trim().is_empty() {
+        serde_json::json!({})
+    } else {
+        match serde_json::from_str(text) {
+            Ok(value @ serde_json::Value::Object(_)) => value,
+            _ => return Edit::Unreadable,
+        }
+    };
+    let Some(folders) = config.as_object_mut() else {
+        return Edit::Unreadable;
+    };
+    if folders.get(folder).and_then(|v| v.as_str()) == Some("TRUST_FOLDER") {
+        return Edit::AlreadyTrusted;
+    }
+    folders.insert(folder.to_owned(), "TRUST_FOLDER".into());
+    serde_json::to_string_pretty(&config).map_or(Edit::Unreadable, Edit::Write)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use super::*;
+    use super::super::FsCliHomes;
+    use idea_domain::ports::{CliHomes, TrustOutcome};
+    use idea_domain::profile::CliHome;
+    use std::fs;
+    use std::path::Path;
 
     fn homes(dir: &Path) -> FsCliHomes {
         FsCliHomes::for_home(dir, None, None)
@@ -164,7 +145,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/p/.ideai/run/a"))
+            h.trust_folder(CliHome::ClaudeCode, Path::new("/p/.ideai/run/a"))
                 .unwrap(),
             TrustOutcome::Recorded
         );
@@ -180,7 +161,7 @@ mod tests {
             (3.into(), true.into())
         );
         assert_eq!(
-            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/p/.ideai/run/a"))
+            h.trust_folder(CliHome::ClaudeCode, Path::new("/p/.ideai/run/a"))
                 .unwrap(),
             TrustOutcome::AlreadyTrusted
         );
@@ -191,7 +172,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let h = homes(dir.path());
         assert_eq!(
-            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/run"))
+            h.trust_folder(CliHome::ClaudeCode, Path::new("/run"))
                 .unwrap(),
             TrustOutcome::Recorded
         );
@@ -202,7 +183,7 @@ mod tests {
         );
         fs::write(&h.claude_json, "{ broken").unwrap();
         assert_eq!(
-            h.trust_folder(FolderTrust::ClaudeJson, Path::new("/run2"))
+            h.trust_folder(CliHome::ClaudeCode, Path::new("/run2"))
                 .unwrap(),
             TrustOutcome::LeftUnreadableConfig
         );
@@ -213,18 +194,18 @@ mod tests {
     fn codex_trust_is_added_keeping_comments_and_settings() {
         let dir = tempfile::tempdir().unwrap();
         let h = homes(dir.path());
-        fs::create_dir_all(h.codex_config.parent().unwrap()).unwrap();
+        fs::create_dir_all(h.codex_config().parent().unwrap()).unwrap();
         fs::write(
-            &h.codex_config,
+            &h.codex_config(),
             "# my settings\nmodel = \"o4\"\n\n[projects.\"/old\"]\ntrust_level = \"trusted\"\n",
         )
         .unwrap();
         assert_eq!(
-            h.trust_folder(FolderTrust::CodexConfig, Path::new("/p/.ideai/run/b"))
+            h.trust_folder(CliHome::Codex, Path::new("/p/.ideai/run/b"))
                 .unwrap(),
             TrustOutcome::Recorded
         );
-        let text = fs::read_to_string(&h.codex_config).unwrap();
+        let text = fs::read_to_string(&h.codex_config()).unwrap();
         assert!(
             text.starts_with("# my settings\nmodel = \"o4\"\n"),
             "{text}"
@@ -239,15 +220,42 @@ mod tests {
             Some("trusted")
         );
         assert_eq!(
-            h.trust_folder(FolderTrust::CodexConfig, Path::new("/old"))
+            h.trust_folder(CliHome::Codex, Path::new("/old"))
                 .unwrap(),
             TrustOutcome::AlreadyTrusted
         );
-        fs::write(&h.codex_config, "not = [toml").unwrap();
+        fs::write(&h.codex_config(), "not = [toml").unwrap();
         assert_eq!(
-            h.trust_folder(FolderTrust::CodexConfig, Path::new("/x"))
+            h.trust_folder(CliHome::Codex, Path::new("/x"))
                 .unwrap(),
             TrustOutcome::LeftUnreadableConfig
         );
+    }
+
+    #[test]
+    fn gemini_trust_is_added_keeping_other_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = homes(dir.path());
+        let file = h.gemini_dir.join("trustedFolders.json");
+        fs::create_dir_all(&h.gemini_dir).unwrap();
+        fs::write(&file, r#"{"/mine": "TRUST_PARENT"}"#).unwrap();
+        assert_eq!(
+            h.trust_folder(CliHome::Gemini, Path::new("/p")).unwrap(),
+            TrustOutcome::Recorded
+        );
+        let folders: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(folders["/p"], "TRUST_FOLDER");
+        assert_eq!(folders["/mine"], "TRUST_PARENT");
+        assert_eq!(
+            h.trust_folder(CliHome::Gemini, Path::new("/p")).unwrap(),
+            TrustOutcome::AlreadyTrusted
+        );
+        fs::write(&file, "[1]").unwrap();
+        assert_eq!(
+            h.trust_folder(CliHome::Gemini, Path::new("/q")).unwrap(),
+            TrustOutcome::LeftUnreadableConfig
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), "[1]");
     }
 }

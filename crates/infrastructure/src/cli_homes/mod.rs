@@ -1,0 +1,100 @@
+//! The agent CLIs' own user-level state, read and updated as the CLIs themselves do:
+//! - [`trust`]: the folders each CLI trusts (IdeA adds every folder it hands an agent, so a new
+//!   agent does not stop on a trust screen; everything else in those files is kept);
+//! - [`conversations`]: the conversations each CLI saved (a cell resumes only one that exists);
+//! - [`setup`]: whether the CLI was set up for this user (onboarding, login, API key).
+
+mod conversations;
+mod setup;
+mod trust;
+
+use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
+use idea_domain::profile::CliHome;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where each CLI keeps its user state, under one home folder.
+#[derive(Debug, Clone)]
+pub struct FsCliHomes {
+    /// `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`).
+    pub claude_json: PathBuf,
+    /// `~/.claude` (or `$CLAUDE_CONFIG_DIR`): transcripts, credentials.
+    pub claude_dir: PathBuf,
+    /// `$CODEX_HOME` (default `~/.codex`): config.toml, auth.json, sessions/.
+    pub codex_home: PathBuf,
+    /// `~/.gemini`: settings.json, trustedFolders.json, tmp/ (saved chats).
+    pub gemini_dir: PathBuf,
+}
+
+impl FsCliHomes {
+    /// The files for `home`, honouring `CLAUDE_CONFIG_DIR` and `CODEX_HOME` as the CLIs do.
+    pub fn for_home(
+        home: &Path,
+        claude_config_dir: Option<PathBuf>,
+        codex_home: Option<PathBuf>,
+    ) -> Self {
+        let claude_dir = claude_config_dir
+            .clone()
+            .unwrap_or_else(|| home.join(".claude"));
+        Self {
+            claude_json: claude_config_dir
+                .unwrap_or_else(|| home.to_path_buf())
+                .join(".claude.json"),
+            claude_dir,
+            codex_home: codex_home.unwrap_or_else(|| home.join(".codex")),
+            gemini_dir: home.join(".gemini"),
+        }
+    }
+
+    /// `$CODEX_HOME/config.toml`.
+    pub fn codex_config(&self) -> PathBuf {
+        self.codex_home.join("config.toml")
+    }
+}
+
+impl CliHomes for FsCliHomes {
+    fn trust_folder(&self, home: CliHome, folder: &Path) -> Result<TrustOutcome, StoreError> {
+        let key = folder.display().to_string();
+        match home {
+            CliHome::ClaudeCode => trust::update(&self.claude_json, |text| {
+                trust::in_claude_json(text, &key)
+            }),
+            CliHome::Codex => trust::update(&self.codex_config(), |text| {
+                trust::in_codex_toml(text, &key)
+            }),
+            CliHome::Gemini => trust::update(&self.gemini_dir.join("trustedFolders.json"), |text| {
+                trust::in_gemini_trusted_folders(text, &key)
+            }),
+        }
+    }
+
+    fn has_conversation(&self, home: CliHome, cwd: &Path, id: &str) -> bool {
+        match home {
+            CliHome::ClaudeCode => conversations::claude_has(&self.claude_dir, id),
+            CliHome::Codex => conversations::codex_has(&self.codex_home, cwd, id),
+            CliHome::Gemini => conversations::gemini_has(&self.gemini_dir, cwd, id),
+        }
+    }
+
+    fn latest_conversation(&self, home: CliHome, cwd: &Path) -> Option<String> {
+        match home {
+            CliHome::Codex => conversations::codex_latest(&self.codex_home, cwd),
+            // These take IdeA's ids: the cell remembers which one is the agent's.
+            CliHome::ClaudeCode | CliHome::Gemini => None,
+        }
+    }
+
+    fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String> {
+        let var = |name: &str| {
+            env.get(name)
+                .cloned()
+                .or_else(|| std::env::var(name).ok())
+                .filter(|v| !v.is_empty())
+        };
+        match home {
+            CliHome::ClaudeCode => setup::claude(self, &var),
+            CliHome::Codex => setup::codex(self, &var),
+            CliHome::Gemini => setup::gemini(self, &var),
+        }
+    }
+}

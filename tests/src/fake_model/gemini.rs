@@ -1,0 +1,276 @@
+//! The Gemini API (`generativelanguage` v1beta) as Gemini CLI calls it with an API key and
+//! `GOOGLE_GEMINI_BASE_URL`:
+//!
+//! - `POST /v1beta/models/{model}:streamGenerateContent?alt=sse`: the conversation turns,
+//!   answered as server-sent events, one `GenerateContentResponse` per `data:` line.
+//! - `POST /v1beta/models/{model}:generateContent`: side requests (model router, next-speaker
+//!   check, loop detection, session summaries…). Those that ask for JSON
+//!   (`generationConfig.responseMimeType = "application/json"`) get an object built from their
+//!   `responseJsonSchema`: the router picks its first model, the next-speaker check hands the turn
+//!   to the user, scores and confidences stay at their minimum.
+//! - `POST /v1beta/models/{model}:countTokens`.
+//!
+//! Any other path under `/v1beta` or `/v1alpha` is recorded and answered 404, the way the real
+//! service answers an unknown method, so the log tells what a newer CLI started calling.
+//!
+//! Axum cannot route a `{model}:{method}` segment, so one catch-all route per version parses it.
+
+use super::{RequestLog, reply_text};
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use serde_json::{Map, Value, json};
+
+const API: &str = "gemini";
+
+/// The Gemini routes.
+pub fn router(log: RequestLog) -> Router {
+    Router::new()
+        .route("/v1beta/{*rest}", any(handle))
+        .route("/v1alpha/{*rest}", any(handle))
+        // Conversations grow with every turn; the CLI's requests are not ours to cap.
+        .layer(DefaultBodyLimit::disable())
+        .with_state(log)
+}
+
+async fn handle(State(log): State<RequestLog>, method: Method, uri: Uri, body: Bytes) -> Response {
+    let path = uri
+        .path_and_query()
+        .map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
+    let body: Value = if body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&body)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()))
+    };
+    log.record(API, &path, &body);
+
+    let call = uri
+        .path()
+        .split_once("/models/")
+        .and_then(|(_, rest)| rest.rsplit_once(':'));
+    match (method, call) {
+        (Method::POST, Some((model, "streamGenerateContent"))) => stream_generate(model, &body),
+        (Method::POST, Some((model, "generateContent"))) => generate(model, &body),
+        (Method::POST, Some((_, "countTokens"))) => {
+            axum::Json(json!({"totalTokens": estimate_tokens(&body)})).into_response()
+        }
+        _ => not_found(uri.path()),
+    }
+}
+
+/// Whether a text part is context the CLI wraps in a tag of its own (the first turn of a
+/// session carries `<session_context>…</session_context>`, with GEMINI.md, in the same user
+/// content as the typed message).
+fn is_injected_context(text: &str) -> bool {
+    let text = text.trim();
+    let Some(tag) = text
+        .strip_prefix('<')
+        .and_then(|rest| rest.split_once('>'))
+        .map(|(tag, _)| tag)
+    else {
+        return false;
+    };
+    !tag.is_empty()
+        && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && text.ends_with(&format!("</{tag}>"))
+}
+
+/// The text of the last user turn that has text (a tool result alone is skipped), without the
+/// context the CLI injects.
+fn last_user_text(body: &Value) -> String {
+    let contents = body
+        .get("contents")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    contents
+        .iter()
+        .rev()
+        .filter(|c| c.get("role").and_then(Value::as_str).unwrap_or("user") == "user")
+        .map(|c| {
+            c.get("parts")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .filter(|text| !is_injected_context(text))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .find(|text| !text.is_empty())
+        .unwrap_or_default()
+}
+
+/// A rough token count (4 characters a token), enough for the CLI's context meter.
+fn estimate_tokens(body: &Value) -> u64 {
+    u64::try_from(body.to_string().len() / 4).unwrap_or(u64::MAX)
+}
+
+fn usage(body: &Value, answer: &str) -> Value {
+    let prompt = estimate_tokens(body);
+    let candidates = u64::try_from(answer.len() / 4 + 1).unwrap_or(1);
+    json!({
+        "promptTokenCount": prompt,
+        "candidatesTokenCount": candidates,
+        "totalTokenCount": prompt + candidates,
+    })
+}
+
+fn response_chunk(model: &str, text: &str, finish: Option<&str>, usage: Option<Value>) -> Value {
+    let mut candidate = json!({
+        "content": {"role": "model", "parts": [{"text": text}]},
+        "index": 0,
+    });
+    if let (Some(finish), Some(map)) = (finish, candidate.as_object_mut()) {
+        map.insert("finishReason".into(), json!(finish));
+    }
+    let mut chunk = json!({
+        "candidates": [candidate],
+        "modelVersion": model,
+        "responseId": "fake-model-response",
+    });
+    if let (Some(usage), Some(map)) = (usage, chunk.as_object_mut()) {
+        map.insert("usageMetadata".into(), usage);
+    }
+    chunk
+}
+
+/// The answer streamed in two events, the last one carrying `finishReason` and the usage.
+fn stream_generate(model: &str, body: &Value) -> Response {
+    let answer = reply_text(&last_user_text(body));
+    let split = answer
+        .char_indices()
+        .nth(answer.chars().count() / 2)
+        .map_or(answer.len(), |(i, _)| i);
+    let (head, tail) = answer.split_at(split);
+    let events = [
+        response_chunk(model, head, None, None),
+        response_chunk(model, tail, Some("STOP"), Some(usage(body, &answer))),
+    ];
+    let text: String = events.iter().map(|e| format!("data: {e}\r\n\r\n")).collect();
+    Response::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .header(header::CACHE_CONTROL, "no-cache")
+        .body(Body::from(text))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// One whole response; JSON when the request asks for it.
+fn generate(model: &str, body: &Value) -> Response {
+    let config = body.get("generationConfig");
+    let wants_json = config
+        .and_then(|c| c.get("responseMimeType"))
+        .and_then(Value::as_str)
+        == Some("application/json");
+    let answer = if wants_json {
+        let schema = config
+            .and_then(|c| c.get("responseJsonSchema").or_else(|| c.get("responseSchema")))
+            .unwrap_or(&Value::Null);
+        json_for_schema(None, schema).to_string()
+    } else {
+        reply_text(&last_user_text(body))
+    };
+    axum::Json(response_chunk(
+        model,
+        &answer,
+        Some("STOP"),
+        Some(usage(body, &answer)),
+    ))
+    .into_response()
+}
+
+/// A value matching `schema` (JSON Schema or the Gemini `Type` enum, in either case) that lets
+/// the CLI carry on as if nothing special happened.
+fn json_for_schema(name: Option<&str>, schema: &Value) -> Value {
+    if let Some(choices) = schema.get("enum").and_then(Value::as_array) {
+        // The next-speaker check: the user speaks next, so the turn ends.
+        if name == Some("next_speaker") && choices.iter().any(|c| c == "user") {
+            return json!("user");
+        }
+        return choices.first().cloned().unwrap_or(Value::Null);
+    }
+    let kind = schema
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("object")
+        .to_ascii_lowercase();
+    match kind.as_str() {
+        "string" => json!("fake-model"),
+        // Scores have a floor of 1; confidences (loop detection) stay at 0: no loop.
+        "number" | "integer" => schema.get("minimum").cloned().unwrap_or_else(|| {
+            json!(u8::from(name.is_some_and(|n| n.ends_with("score"))))
+        }),
+        "boolean" => json!(false),
+        "array" => json!([]),
+        _ => {
+            let properties = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let object: Map<String, Value> = properties
+                .iter()
+                .map(|(key, sub)| (key.clone(), json_for_schema(Some(key), sub)))
+                .collect();
+            Value::Object(object)
+        }
+    }
+}
+
+fn not_found(path: &str) -> Response {
+    let error = json!({"error": {
+        "code": 404,
+        "message": format!("fake-model: {path} is not implemented"),
+        "status": "NOT_FOUND",
+    }});
+    (StatusCode::NOT_FOUND, axum::Json(error)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_user_text_skips_tool_results() {
+        let body = json!({"contents": [
+            {"role": "user", "parts": [{"text": "hello"}, {"text": "world"}]},
+            {"role": "model", "parts": [{"text": "hi"}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "x"}}]},
+        ]});
+        assert_eq!(last_user_text(&body), "hello\nworld");
+    }
+
+    #[test]
+    fn the_session_context_is_not_the_user_message() {
+        let body = json!({"contents": [{"role": "user", "parts": [
+            {"text": "<session_context>\nGEMINI.md says hi\n</session_context>"},
+            {"text": "hello <b>there</b>"},
+        ]}]});
+        assert_eq!(last_user_text(&body), "hello <b>there</b>");
+    }
+
+    #[test]
+    fn json_side_requests_let_the_user_speak_and_pick_the_first_model() {
+        let speaker = json!({"type": "object", "properties": {
+            "reasoning": {"type": "string"},
+            "next_speaker": {"type": "string", "enum": ["model", "user"]},
+        }});
+        assert_eq!(
+            json_for_schema(None, &speaker),
+            json!({"reasoning": "fake-model", "next_speaker": "user"})
+        );
+        let router = json!({"type": "OBJECT", "properties": {
+            "model_choice": {"type": "STRING", "enum": ["flash", "pro"]},
+            "complexity_score": {"type": "INTEGER"},
+            "unproductive_state_confidence": {"type": "NUMBER"},
+        }});
+        assert_eq!(
+            json_for_schema(None, &router),
+            json!({"model_choice": "flash", "complexity_score": 1, "unproductive_state_confidence": 0})
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! The Codex CLI as a user who already set it up with an API key and a custom model provider
+//! has it: `$CODEX_HOME/config.toml` names the model and the provider (the fake model server,
+//! OpenAI Responses API) and records the start-up notices as seen. No folder is trusted here:
+//! IdeA adds that (`[projects."<git root>"] trust_level = "trusted"`).
+
+use std::path::Path;
+
+/// The API key the fake model server is called with (sent as `Authorization: Bearer …`).
+pub const API_KEY: &str = "sk-proj-idea-e2e-fake-model-key-0123456789abcdef";
+
+/// The model named in config.toml; its migration notice is recorded as seen below.
+pub const MODEL: &str = "gpt-5.5";
+
+/// Prepares `home` for Codex and returns the environment variables to set. `base_url` is the
+/// fake model server's root (`http://127.0.0.1:PORT`); a trailing `/v1` is accepted too.
+pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
+    let codex_home = home.join(".codex");
+    // Codex refuses to create its helper binaries (the `apply_patch` alias… under
+    // `$CODEX_HOME/tmp/arg0`) when CODEX_HOME is inside the temp dir, and prints a warning.
+    // It compares with TMPDIR (default /tmp), so a temp dir inside the home avoids that.
+    let tmp = home.join(".tmp");
+    let _ = std::fs::create_dir_all(&codex_home);
+    let _ = std::fs::create_dir_all(&tmp);
+    let root = base_url.trim_end_matches('/');
+    let api_root = if root.ends_with("/v1") {
+        root.to_owned()
+    } else {
+        format!("{root}/v1")
+    };
+    let config = format!(
+        r#"# The model and the provider used, as `codex` writes them once set up.
+model = "{MODEL}"
+model_provider = "fake"
+# Offline: no look-up of a newer release (nor the "Update available" screen).
+check_for_update_on_startup = false
+
+# A custom provider: the fake model server, called with the key in OPENAI_API_KEY.
+[model_providers.fake]
+name = "Fake model server"
+base_url = "{api_root}"
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+
+# Skips the "Meet …" model-migration screen shown at start (the user kept their model).
+[notice.model_migrations]
+"{MODEL}" = "gpt-6-sol"
+"#
+    );
+    let _ = std::fs::write(codex_home.join("config.toml"), config);
+    let path = |p: &Path| p.to_string_lossy().into_owned();
+    vec![
+        ("HOME".to_owned(), path(home)),
+        ("CODEX_HOME".to_owned(), path(&codex_home)),
+        ("TMPDIR".to_owned(), path(&tmp)),
+        ("OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
+    ]
+}
