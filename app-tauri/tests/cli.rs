@@ -260,10 +260,22 @@ fn doctor_says_what_an_installed_cli_still_needs() {
     let fresh = doctor(&[]);
     assert_eq!(fresh["version"], "2.1.332 (Claude Code)");
     assert!(
-        fresh["setup"].as_str().unwrap().contains("run `claude` once"),
+        fresh["setup"]
+            .as_str()
+            .unwrap()
+            .contains("run `claude` once"),
         "{fresh}"
     );
-    std::fs::write(home.join(".claude.json"), r#"{"hasCompletedOnboarding":true}"#).unwrap();
-    assert!(doctor(&[])["setup"].as_str().unwrap().contains("ANTHROPIC_API_KEY"));
+    std::fs::write(
+        home.join(".claude.json"),
+        r#"{"hasCompletedOnboarding":true}"#,
+    )
+    .unwrap();
+    assert!(
+        doctor(&[])["setup"]
+            .as_str()
+            .unwrap()
+            .contains("ANTHROPIC_API_KEY")
+    );
     assert!(doctor(&[("ANTHROPIC_API_KEY", "sk-test")])["setup"].is_null());
 }

@@ -6,9 +6,9 @@ use crate::ids::AgentId;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
 use crate::profile::{AgentProfile, CliHome, ProfileId};
+use crate::project::Project;
 use std::collections::BTreeMap;
 use std::path::Path;
-use crate::project::Project;
 use std::path::PathBuf;
 use uuid::Uuid;
 

@@ -617,9 +617,7 @@ fn a_cli_exiting_128_plus_the_signal_it_got_is_reported_as_that_signal() {
 #[test]
 fn an_exit_on_its_own_is_not_a_stop() {
     let (on_exit, exits) = exit_channel();
-    let _session = host()
-        .spawn(new_id(), &sh("exit 129"), on_exit)
-        .unwrap();
+    let _session = host().spawn(new_id(), &sh("exit 129"), on_exit).unwrap();
     let exit = wait_exit(&exits);
     assert_eq!((exit.code, exit.signal, exit.stopped), (129, None, false));
 }

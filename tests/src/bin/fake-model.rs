@@ -14,8 +14,11 @@ fn flag(args: &[String], name: &str) -> Option<String> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let log_path = flag(&args, "--log").map_or_else(|| PathBuf::from("fake-model.jsonl"), PathBuf::from);
-    let port: u16 = flag(&args, "--port").and_then(|p| p.parse().ok()).unwrap_or(0);
+    let log_path =
+        flag(&args, "--log").map_or_else(|| PathBuf::from("fake-model.jsonl"), PathBuf::from);
+    let port: u16 = flag(&args, "--port")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     let log = RequestLog::open(&log_path)?;
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     println!("fake-model listening on http://{}", listener.local_addr()?);

@@ -75,7 +75,9 @@ fn is_injected_context(text: &str) -> bool {
         return false;
     };
     !tag.is_empty()
-        && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         && text.ends_with(&format!("</{tag}>"))
 }
 
@@ -150,7 +152,10 @@ fn stream_generate(model: &str, body: &Value) -> Response {
         response_chunk(model, head, None, None),
         response_chunk(model, tail, Some("STOP"), Some(usage(body, &answer))),
     ];
-    let text: String = events.iter().map(|e| format!("data: {e}\r\n\r\n")).collect();
+    let text: String = events
+        .iter()
+        .map(|e| format!("data: {e}\r\n\r\n"))
+        .collect();
     Response::builder()
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "text/event-stream")
@@ -168,7 +173,10 @@ fn generate(model: &str, body: &Value) -> Response {
         == Some("application/json");
     let answer = if wants_json {
         let schema = config
-            .and_then(|c| c.get("responseJsonSchema").or_else(|| c.get("responseSchema")))
+            .and_then(|c| {
+                c.get("responseJsonSchema")
+                    .or_else(|| c.get("responseSchema"))
+            })
             .unwrap_or(&Value::Null);
         json_for_schema(None, schema).to_string()
     } else {
@@ -201,9 +209,10 @@ fn json_for_schema(name: Option<&str>, schema: &Value) -> Value {
     match kind.as_str() {
         "string" => json!("fake-model"),
         // Scores have a floor of 1; confidences (loop detection) stay at 0: no loop.
-        "number" | "integer" => schema.get("minimum").cloned().unwrap_or_else(|| {
-            json!(u8::from(name.is_some_and(|n| n.ends_with("score"))))
-        }),
+        "number" | "integer" => schema
+            .get("minimum")
+            .cloned()
+            .unwrap_or_else(|| json!(u8::from(name.is_some_and(|n| n.ends_with("score"))))),
         "boolean" => json!(false),
         "array" => json!([]),
         _ => {

@@ -3,8 +3,12 @@
 //! `response.output_text.delta`, `response.output_item.done`, `response.completed` with
 //! usage) carrying one assistant message, `reply_text` of the last user message.
 //!
-//! Any other path under `/v1/` (except the Anthropic `/v1/messages…`) is recorded too and
-//! answered 404, so a test can see what else a CLI asked for.
+//! A request asking for structured output (`text.format` a JSON schema, as Codex's thread-title
+//! request does) gets a JSON object of that schema instead of the plain reply.
+//!
+//! Any other path under `/v1/` (except the Anthropic `/v1/messages…`) is recorded too, with
+//! `"<METHOD> <uri>"` as its path, and answered 404, so a test can see what else a CLI asked for.
+//! Codex 0.171.0 with a custom provider calls nothing else (no `GET /v1/models`).
 
 use super::{RequestLog, reply_text};
 use axum::Router;
@@ -23,7 +27,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 pub fn router(log: RequestLog) -> Router {
     Router::new()
-        .route("/v1/responses", post(responses))
+        // Any other method there (a WebSocket upgrade `GET`) is logged like an unknown route.
+        .route("/v1/responses", post(responses).fallback(unknown))
         .route("/v1/{*rest}", any(unknown))
         .with_state(log)
 }
@@ -83,7 +88,11 @@ fn last_user_text(request: &Value) -> String {
             .rev()
             .find(|item| {
                 item.get("role").and_then(Value::as_str) == Some("user")
-                    && item.get("type").and_then(Value::as_str).unwrap_or("message") == "message"
+                    && item
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("message")
+                        == "message"
             })
             .map(message_text)
             .unwrap_or_default(),
@@ -117,7 +126,13 @@ fn structured_reply(schema: &Value, last_user: &str) -> String {
                         .and_then(Value::as_u64)
                         .and_then(|m| usize::try_from(m).ok())
                         .unwrap_or(usize::MAX);
-                    Value::String(text.chars().take(max).collect::<String>().trim_end().to_owned())
+                    Value::String(
+                        text.chars()
+                            .take(max)
+                            .collect::<String>()
+                            .trim_end()
+                            .to_owned(),
+                    )
                 }
                 Some("boolean") => Value::Bool(false),
                 Some("integer" | "number") => json!(0),
@@ -228,14 +243,24 @@ mod tests {
             "text": {"format": {"type": "json_schema", "schema": {"type": "object",
                 "properties": {"title": {"type": "string", "maxLength": 36}}}}},
         });
-        let schema = output_schema(&request).map(|s| structured_reply(s, &last_user_text(&request)));
-        assert_eq!(schema.as_deref(), Some(r#"{"title":"FAKE-MODEL-REPLY to: say hi"}"#));
+        let schema =
+            output_schema(&request).map(|s| structured_reply(s, &last_user_text(&request)));
+        assert_eq!(
+            schema.as_deref(),
+            Some(r#"{"title":"FAKE-MODEL-REPLY to: say hi"}"#)
+        );
     }
 
     #[test]
     fn stream_ends_with_completed() {
         let stream = sse_stream("m", "hello there");
         assert!(stream.contains("event: response.output_text.delta\n"));
-        assert!(stream.trim_end().lines().last().is_some_and(|l| l.contains("response.completed")));
+        assert!(
+            stream
+                .trim_end()
+                .lines()
+                .last()
+                .is_some_and(|l| l.contains("response.completed"))
+        );
     }
 }

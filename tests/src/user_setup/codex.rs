@@ -31,7 +31,7 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
         r#"# The model and the provider used, as `codex` writes them once set up.
 model = "{MODEL}"
 model_provider = "fake"
-# Offline: no look-up of a newer release (nor the "Update available" screen).
+# Offline: no look-up of a newer release at start.
 check_for_update_on_startup = false
 
 # A custom provider: the fake model server, called with the key in OPENAI_API_KEY.
@@ -54,4 +54,24 @@ wire_api = "responses"
         ("TMPDIR".to_owned(), path(&tmp)),
         ("OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_the_provider_and_returns_the_environment() {
+        let Ok(home) = tempfile::tempdir() else {
+            return;
+        };
+        let env = prepare_home(home.path(), "http://127.0.0.1:4000/");
+        let config = std::fs::read_to_string(home.path().join(".codex/config.toml"));
+        let config = config.unwrap_or_default();
+        assert!(config.contains("base_url = \"http://127.0.0.1:4000/v1\""));
+        assert!(!config.contains("[projects"));
+        let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["HOME", "CODEX_HOME", "TMPDIR", "OPENAI_API_KEY"]);
+        assert!(home.path().join(".tmp").is_dir());
+    }
 }

@@ -1,15 +1,15 @@
 //! LaunchAgent (spec §4, in its order) and plain shell cells.
 
+use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
-use super::plan::plan_for_cell;
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, prepare_invocation, seed_plan,
 };
-use idea_domain::profile::AgentProfile;
 use idea_domain::layout::Layouts;
+use idea_domain::profile::AgentProfile;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
 use idea_domain::{
     Agent, AgentId, ConversationId, DomainEvent, LayoutId, NodeId, Party, SessionId,

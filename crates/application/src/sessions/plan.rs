@@ -3,10 +3,10 @@
 
 use super::registry::Entry;
 use crate::deps::Deps;
+use idea_domain::AgentId;
 use idea_domain::invocation::{SessionFacts, SessionPlan, plan_session};
 use idea_domain::layout::Leaf;
 use idea_domain::profile::AgentProfile;
-use idea_domain::AgentId;
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,10 +24,7 @@ pub(super) fn plan_for_cell(
     previous: Option<&Entry>,
 ) -> SessionPlan {
     let hosted_before = leaf.agent == Some(agent);
-    let cell_session = leaf
-        .engine_session_id
-        .as_deref()
-        .filter(|_| hosted_before);
+    let cell_session = leaf.engine_session_id.as_deref().filter(|_| hosted_before);
     let saved = |id: &str| {
         profile
             .home

@@ -20,7 +20,11 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    pub(crate) fn new(info: SessionInfo, terminal: Arc<dyn TerminalSession>, resumed: bool) -> Self {
+    pub(crate) fn new(
+        info: SessionInfo,
+        terminal: Arc<dyn TerminalSession>,
+        resumed: bool,
+    ) -> Self {
         Self {
             info,
             terminal,

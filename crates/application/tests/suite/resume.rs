@@ -6,7 +6,6 @@ use crate::support::world;
 use idea_application::sessions;
 use idea_domain::profile::CliHome;
 
-
 #[test]
 fn an_id_the_cli_never_saved_is_started_again_not_resumed() {
     let w = world();
@@ -18,7 +17,11 @@ fn an_id_the_cli_never_saved_is_started_again_not_resumed() {
     w.terminals.sessions.lock().unwrap()[0].finish(129);
     let second = launch(&w, &ada, layout, cell).unwrap();
     let specs = w.terminals.spawned.lock().unwrap().clone();
-    assert_eq!(specs[1].args, ["--session-id", id.as_str()], "same id, started afresh");
+    assert_eq!(
+        specs[1].args,
+        ["--session-id", id.as_str()],
+        "same id, started afresh"
+    );
     assert_eq!(second.engine_session_id.as_deref(), Some(id.as_str()));
 }
 
@@ -50,7 +53,8 @@ fn a_cli_minting_its_own_ids_resumes_its_latest_thread_in_the_run_dir() {
     assert!(spec.args.is_empty(), "{:?}", spec.args);
     // The CLI saved a thread for the agent's folder, and one elsewhere that is not its own.
     w.cli.save_conversation(&spec.cwd, "thread-1");
-    w.cli.save_conversation(std::path::Path::new("/elsewhere"), "thread-x");
+    w.cli
+        .save_conversation(std::path::Path::new("/elsewhere"), "thread-x");
     w.terminals.sessions.lock().unwrap()[0].finish(0);
     let second = launch(&w, &cody, layout, cell).unwrap();
     assert_eq!(

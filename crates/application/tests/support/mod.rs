@@ -181,7 +181,10 @@ pub struct FakeCliHomes {
 
 impl FakeCliHomes {
     pub fn save_conversation(&self, cwd: &std::path::Path, id: &str) {
-        self.saved.lock().unwrap().push((cwd.to_path_buf(), id.to_owned()));
+        self.saved
+            .lock()
+            .unwrap()
+            .push((cwd.to_path_buf(), id.to_owned()));
     }
 }
 
@@ -191,7 +194,10 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
         home: CliHome,
         folder: &std::path::Path,
     ) -> Result<idea_domain::ports::TrustOutcome, StoreError> {
-        self.trusted.lock().unwrap().push((home, folder.to_path_buf()));
+        self.trusted
+            .lock()
+            .unwrap()
+            .push((home, folder.to_path_buf()));
         Ok(idea_domain::ports::TrustOutcome::Recorded)
     }
     fn has_conversation(&self, _home: CliHome, cwd: &std::path::Path, id: &str) -> bool {
@@ -276,7 +282,12 @@ pub fn world() -> World {
     let events = Arc::new(RecordedEvents::default());
     let terminals = Arc::new(FakeTerminals::default());
     let cli = Arc::new(FakeCliHomes::default());
-    let deps = deps_over(store.clone(), events.clone(), terminals.clone(), cli.clone());
+    let deps = deps_over(
+        store.clone(),
+        events.clone(),
+        terminals.clone(),
+        cli.clone(),
+    );
     World {
         deps,
         cli,

@@ -63,15 +63,19 @@ fn is_plain_id(id: &str) -> bool {
 fn codex_rollouts(codex_home: &Path) -> impl Iterator<Item = PathBuf> {
     let years = sorted_newest_first(sub_dirs(&codex_home.join("sessions")));
     years.into_iter().flat_map(|year| {
-        sorted_newest_first(sub_dirs(&year)).into_iter().flat_map(|month| {
-            sorted_newest_first(sub_dirs(&month)).into_iter().flat_map(|day| {
-                sorted_newest_first(files(&day)).into_iter().filter(|f| {
-                    f.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
-                })
+        sorted_newest_first(sub_dirs(&year))
+            .into_iter()
+            .flat_map(|month| {
+                sorted_newest_first(sub_dirs(&month))
+                    .into_iter()
+                    .flat_map(|day| {
+                        sorted_newest_first(files(&day)).into_iter().filter(|f| {
+                            f.file_name()
+                                .and_then(|n| n.to_str())
+                                .is_some_and(|n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
+                        })
+                    })
             })
-        })
     })
 }
 
@@ -142,7 +146,11 @@ mod tests {
         let dir = home.join("sessions").join(day);
         fs::create_dir_all(&dir).unwrap();
         let meta = serde_json::json!({"type": "session_meta", "payload": {"id": id, "cwd": cwd}});
-        fs::write(dir.join(format!("rollout-{time}-{id}.jsonl")), format!("{meta}\n{{}}\n")).unwrap();
+        fs::write(
+            dir.join(format!("rollout-{time}-{id}.jsonl")),
+            format!("{meta}\n{{}}\n"),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -152,7 +160,10 @@ mod tests {
         fs::create_dir_all(&project).unwrap();
         assert!(!claude_has(dir.path(), A));
         fs::write(project.join(format!("{A}.jsonl")), "").unwrap();
-        assert!(!claude_has(dir.path(), A), "an empty transcript holds nothing to resume");
+        assert!(
+            !claude_has(dir.path(), A),
+            "an empty transcript holds nothing to resume"
+        );
         fs::write(project.join(format!("{A}.jsonl")), "{}\n").unwrap();
         assert!(claude_has(dir.path(), A));
         assert!(!claude_has(dir.path(), B));
@@ -163,8 +174,20 @@ mod tests {
     fn codex_rollouts_count_only_for_their_own_folder() {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path();
-        rollout(home, "2026/11/29", "2026-11-29T23-59-00", A, "/p/.ideai/run/a");
-        rollout(home, "2026/11/30", "2026-11-30T08-00-00", B, "/p/.ideai/run/b");
+        rollout(
+            home,
+            "2026/11/29",
+            "2026-11-29T23-59-00",
+            A,
+            "/p/.ideai/run/a",
+        );
+        rollout(
+            home,
+            "2026/11/30",
+            "2026-11-30T08-00-00",
+            B,
+            "/p/.ideai/run/b",
+        );
         assert!(codex_has(home, Path::new("/p/.ideai/run/a"), A));
         assert!(!codex_has(home, Path::new("/p/.ideai/run/b"), A));
         assert_eq!(

@@ -56,15 +56,17 @@ impl CliHomes for FsCliHomes {
     fn trust_folder(&self, home: CliHome, folder: &Path) -> Result<TrustOutcome, StoreError> {
         let key = folder.display().to_string();
         match home {
-            CliHome::ClaudeCode => trust::update(&self.claude_json, |text| {
-                trust::in_claude_json(text, &key)
-            }),
+            CliHome::ClaudeCode => {
+                trust::update(&self.claude_json, |text| trust::in_claude_json(text, &key))
+            }
             CliHome::Codex => trust::update(&self.codex_config(), |text| {
                 trust::in_codex_toml(text, &key)
             }),
-            CliHome::Gemini => trust::update(&self.gemini_dir.join("trustedFolders.json"), |text| {
-                trust::in_gemini_trusted_folders(text, &key)
-            }),
+            CliHome::Gemini => {
+                trust::update(&self.gemini_dir.join("trustedFolders.json"), |text| {
+                    trust::in_gemini_trusted_folders(text, &key)
+                })
+            }
         }
     }
 

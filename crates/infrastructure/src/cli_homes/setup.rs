@@ -26,9 +26,13 @@ pub(super) fn claude(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
         );
     }
     let logged_in = homes.claude_dir.join(".credentials.json").is_file()
-        || ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]
-            .iter()
-            .any(|name| var(name).is_some())
+        || [
+            "ANTHROPIC_API_KEY",
+            "ANTHROPIC_AUTH_TOKEN",
+            "CLAUDE_CODE_OAUTH_TOKEN",
+        ]
+        .iter()
+        .any(|name| var(name).is_some())
         || config
             .as_ref()
             .and_then(|c| c.get("oauthAccount"))
@@ -41,8 +45,11 @@ pub(super) fn claude(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
     })
 }
 
+/// Codex 0.171: a login (`auth.json`, written by its sign-in screen or `codex login`), or a
+/// custom model provider whose key variable is set. OPENAI_API_KEY alone does not spare the
+/// sign-in screen of the default provider.
 pub(super) fn codex(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
-    if homes.codex_home.join("auth.json").is_file() || var("OPENAI_API_KEY").is_some() {
+    if homes.codex_home.join("auth.json").is_file() {
         return None;
     }
     // A custom provider in config.toml brings its own key variable (`env_key`).
@@ -51,9 +58,7 @@ pub(super) fn codex(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok());
     if let Some(doc) = &config
         && let Some(provider) = doc.get("model_provider").and_then(|p| p.as_str())
-        && let Some(table) = doc
-            .get("model_providers")
-            .and_then(|t| t.get(provider))
+        && let Some(table) = doc.get("model_providers").and_then(|t| t.get(provider))
     {
         return match table.get("env_key").and_then(|k| k.as_str()) {
             Some(key) if var(key).is_none() => Some(format!(
@@ -64,8 +69,8 @@ pub(super) fn codex(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
         };
     }
     Some(
-        "Codex is not logged in for this user: run `codex login` in a terminal (or set \
-         OPENAI_API_KEY), then launch the agent again."
+        "Codex is not signed in for this user: run `codex login` in a terminal (or \
+         `codex login --with-api-key`), then launch the agent again."
             .to_owned(),
     )
 }
@@ -126,7 +131,11 @@ mod tests {
     fn claude_needs_onboarding_then_a_login() {
         let dir = tempfile::tempdir().unwrap();
         let h = FsCliHomes::for_home(dir.path(), None, None);
-        assert!(claude(&h, &vars(&[])).unwrap().contains("run `claude` once"));
+        assert!(
+            claude(&h, &vars(&[]))
+                .unwrap()
+                .contains("run `claude` once")
+        );
         fs::write(&h.claude_json, r#"{"hasCompletedOnboarding": true}"#).unwrap();
         assert!(claude(&h, &vars(&[])).unwrap().contains("/login"));
         assert_eq!(claude(&h, &vars(&[("ANTHROPIC_API_KEY", "k")])), None);
@@ -140,7 +149,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let h = FsCliHomes::for_home(dir.path(), None, None);
         assert!(codex(&h, &vars(&[])).unwrap().contains("codex login"));
-        assert_eq!(codex(&h, &vars(&[("OPENAI_API_KEY", "k")])), None);
+        // The default provider asks to sign in even with the variable set.
+        assert!(codex(&h, &vars(&[("OPENAI_API_KEY", "k")])).is_some());
         fs::create_dir_all(&h.codex_home).unwrap();
         fs::write(
             h.codex_config(),
@@ -149,13 +159,20 @@ mod tests {
         .unwrap();
         assert!(codex(&h, &vars(&[])).unwrap().contains("LOCAL_KEY"));
         assert_eq!(codex(&h, &vars(&[("LOCAL_KEY", "k")])), None);
+        fs::write(h.codex_config(), "").unwrap();
+        fs::write(h.codex_home.join("auth.json"), "{}").unwrap();
+        assert_eq!(codex(&h, &vars(&[])), None);
     }
 
     #[test]
     fn gemini_needs_a_sign_in_method_and_its_key() {
         let dir = tempfile::tempdir().unwrap();
         let h = FsCliHomes::for_home(dir.path(), None, None);
-        assert!(gemini(&h, &vars(&[])).unwrap().contains("run `gemini` once"));
+        assert!(
+            gemini(&h, &vars(&[]))
+                .unwrap()
+                .contains("run `gemini` once")
+        );
         fs::create_dir_all(&h.gemini_dir).unwrap();
         fs::write(
             h.gemini_dir.join("settings.json"),

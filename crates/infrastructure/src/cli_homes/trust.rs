@@ -14,7 +14,10 @@ pub(super) enum Edit {
     Unreadable,
 }
 
-pub(super) fn update(path: &Path, edit: impl FnOnce(&str) -> Edit) -> Result<TrustOutcome, StoreError> {
+pub(super) fn update(
+    path: &Path,
+    edit: impl FnOnce(&str) -> Edit,
+) -> Result<TrustOutcome, StoreError> {
     let current = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
@@ -100,7 +103,6 @@ pub(super) fn in_codex_toml(text: &str, folder: &str) -> Edit {
     project.insert("trust_level", toml_edit::value("trusted"));
     Edit::Write(doc.to_string())
 }
-
 
 /// Gemini CLI's `trustedFolders.json`: `{"<abs path>": "TRUST_FOLDER", …}`.
 pub(super) fn in_gemini_trusted_folders(text: &str, folder: &str) -> Edit {
@@ -220,14 +222,12 @@ mod tests {
             Some("trusted")
         );
         assert_eq!(
-            h.trust_folder(CliHome::Codex, Path::new("/old"))
-                .unwrap(),
+            h.trust_folder(CliHome::Codex, Path::new("/old")).unwrap(),
             TrustOutcome::AlreadyTrusted
         );
         fs::write(&h.codex_config(), "not = [toml").unwrap();
         assert_eq!(
-            h.trust_folder(CliHome::Codex, Path::new("/x"))
-                .unwrap(),
+            h.trust_folder(CliHome::Codex, Path::new("/x")).unwrap(),
             TrustOutcome::LeftUnreadableConfig
         );
     }

@@ -142,7 +142,8 @@ fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &
         info.stopped = true;
         // One shape for every CLI: Claude handles SIGHUP by exiting 129, Codex dies of it.
         if info.signal.is_none() {
-            info.signal = signal_name_of_exit(info.code, shared.signals_sent.load(Ordering::SeqCst));
+            info.signal =
+                signal_name_of_exit(info.code, shared.signals_sent.load(Ordering::SeqCst));
         }
     }
     *lock(&shared.exit) = Some(info.clone());
@@ -212,7 +213,10 @@ impl Shared {
     /// Escalation thread: SIGTERM, then SIGKILL, to the whole process group, each only if the
     /// process is still there after the grace period.
     fn escalate_kill(&self) {
-        for (number, signal) in [(SIGTERM, Escalation::Terminate), (SIGKILL, Escalation::Kill)] {
+        for (number, signal) in [
+            (SIGTERM, Escalation::Terminate),
+            (SIGKILL, Escalation::Kill),
+        ] {
             let exit = lock(&self.exit);
             let (exit, _) = self
                 .exited

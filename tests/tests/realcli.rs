@@ -1,0 +1,101 @@
+//! The real agent CLIs (Claude Code, Codex, Gemini CLI, at the versions pinned in
+//! `tests/realcli/package.json`) launched through `idea serve` as a new user would, against the
+//! fake model server. Run by `scripts/test.sh`, which installs them (`scripts/real-clis.sh`)
+//! and sets `IDEA_REAL_CLI_BIN`; ignored by a plain `cargo test`. When a pinned version
+//! changes, this suite is how a maintainer re-checks each profile (docs/real-cli-suite.md).
+//!
+//! Each CLI, for a user who set it up but never ran it in this project:
+//! - reaches its input prompt with no dialog (checked on a screen model of the terminal);
+//! - stopped before its first prompt and launched again, reaches it again;
+//! - sends the composed convention file to the model (the fake server's request log);
+//! - stopped after a first exchange and launched again, resumes the same conversation (the
+//!   earlier turn is in the next request).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "realcli/rig.rs"]
+mod rig;
+#[path = "realcli/wire.rs"]
+mod wire;
+
+use idea_e2e::user_setup;
+use rig::{Cli, Rig};
+
+const CLAUDE: Cli = Cli {
+    profile: "claude-code",
+    prepare_home: user_setup::claude::prepare_home,
+    // The footer under the prompt: "⏵⏵ auto mode on (shift+tab to cycle)".
+    ready: "mode on",
+    dialogs: &[
+        "Quick safety check",
+        "Adding a new directory",
+        "No, exit",
+        "Do you want to use this API key",
+        "Unable to connect",
+        "Not logged in",
+    ],
+    resume_failures: &["No conversation found", "already in use"],
+};
+
+const CODEX: Cli = Cli {
+    profile: "codex",
+    prepare_home: user_setup::codex::prepare_home,
+    ready: "Ask Codex to do anything",
+    dialogs: &[
+        "Trust this folder",
+        "Sign in with ChatGPT",
+        "Error adding directories",
+        "Try new model",
+        "Use session directory",
+    ],
+    resume_failures: &["No saved session found"],
+};
+
+/// One CLI through the whole story of the issue: first launch, stop before the first prompt,
+/// relaunch, a first exchange, stop, relaunch and resume.
+fn launch_stop_relaunch_and_resume(cli: Cli) {
+    let mut rig = Rig::start(cli);
+    let marker = format!("CODEWORD-{}", cli.profile.to_uppercase());
+    let cell = rig.agent_in_first_cell("Scout", &marker);
+
+    let first = rig.launch(&cell);
+    let first_id = first["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&first_id);
+    // Stopped before anything was typed: the CLI saved no conversation.
+    let exit = rig.stop(&first_id);
+    assert_eq!(exit["stopped"], true, "{exit}");
+
+    let second = rig.launch(&cell);
+    let second_id = second["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&second_id);
+    rig.say(&second_id, "first question alpha-one");
+    rig.wait_request(&second_id, &[&marker, "alpha-one"]);
+    rig.wait_screen(&second_id, "FAKE-MODEL-REPLY");
+    let exit = rig.stop(&second_id);
+    assert_eq!(exit["stopped"], true, "{exit}");
+
+    let third = rig.launch(&cell);
+    let third_id = third["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&third_id);
+    assert!(
+        third["engineSessionId"].is_string(),
+        "the cell knows the conversation: {third}"
+    );
+    if !second["engineSessionId"].is_null() {
+        assert_eq!(third["engineSessionId"], second["engineSessionId"]);
+    }
+    rig.say(&third_id, "second question beta-two");
+    rig.wait_request(&third_id, &["alpha-one", "beta-two"]);
+    rig.stop(&third_id);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_starts_clean_and_resumes() {
+    launch_stop_relaunch_and_resume(CLAUDE);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_starts_clean_and_resumes() {
+    launch_stop_relaunch_and_resume(CODEX);
+}

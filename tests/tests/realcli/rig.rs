@@ -1,0 +1,315 @@
+//! One real-CLI test world: the fake model server, a throwaway HOME prepared as a user who set
+//! the CLI up, a git project, and `idea serve` on it driven over its WebSocket the way the UI
+//! drives it. Everything is killed when the rig is dropped.
+
+use super::wire::Wire;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub const ROWS: u16 = 40;
+pub const COLS: u16 = 120;
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+/// How one CLI is recognised on screen.
+#[derive(Debug, Clone, Copy)]
+pub struct Cli {
+    pub profile: &'static str,
+    /// `user_setup::<cli>::prepare_home`.
+    pub prepare_home: fn(&Path, &str) -> Vec<(String, String)>,
+    /// Text on screen once the input prompt is ready.
+    pub ready: &'static str,
+    /// Text of dialogs that must never appear (trust, resume failures, first-run screens).
+    pub dialogs: &'static [&'static str],
+    /// Text the CLI prints when it cannot reopen a conversation.
+    pub resume_failures: &'static [&'static str],
+}
+
+/// The folder holding the real CLIs (`scripts/real-clis.sh` prints it).
+pub fn real_cli_bin() -> PathBuf {
+    let dir = std::env::var_os("IDEA_REAL_CLI_BIN")
+        .map(PathBuf::from)
+        .expect("IDEA_REAL_CLI_BIN: run this suite through scripts/test.sh (or set it to the folder printed by scripts/real-clis.sh)");
+    assert!(
+        dir.is_dir(),
+        "IDEA_REAL_CLI_BIN={} is not a folder",
+        dir.display()
+    );
+    dir
+}
+
+/// `target/debug/idea`, next to this crate's binaries (built by `cargo test --workspace`).
+fn idea_bin() -> PathBuf {
+    if let Some(bin) = std::env::var_os("IDEA_BIN") {
+        return PathBuf::from(bin);
+    }
+    let fake_model = PathBuf::from(env!("CARGO_BIN_EXE_fake-model"));
+    let bin = fake_model.with_file_name("idea");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first (cargo build -p idea-app)",
+        bin.display()
+    );
+    bin
+}
+
+/// A child process killed on drop.
+struct Owned(Child);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs `command`, returns it with the first stdout line that starts with `prefix`.
+fn start_announcing(mut command: Command, prefix: &str) -> (Owned, String) {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("cannot start the process");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    let prefix = prefix.to_owned();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with(&prefix) {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    let owned = Owned(child);
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the process did not announce itself");
+    (owned, line)
+}
+
+pub struct Rig {
+    pub cli: Cli,
+    model_log: PathBuf,
+    pub wire: Wire,
+    // Dropped last: the server first (it stops the CLIs), then the model, then the files.
+    _serve: Owned,
+    _model: Owned,
+    _dir: tempfile::TempDir,
+}
+
+impl Rig {
+    pub fn start(cli: Cli) -> Self {
+        let bin = real_cli_bin();
+        // Not under /tmp: Codex refuses to set up its helpers when CODEX_HOME is in the temp dir.
+        let dir = tempfile::Builder::new()
+            .prefix("realcli-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical tempdir");
+        let (home, project, user) = (
+            root.join("home"),
+            root.join("project"),
+            root.join("ideai-user"),
+        );
+        for d in [&home, &project, &user] {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        let model_log = root.join("model-requests.jsonl");
+        let mut model = Command::new(env!("CARGO_BIN_EXE_fake-model"));
+        model.args(["--port", "0", "--log"]).arg(&model_log);
+        let (model, line) = start_announcing(model, "fake-model listening on ");
+        let base_url = line
+            .trim_start_matches("fake-model listening on ")
+            .trim()
+            .to_owned();
+        let env = (cli.prepare_home)(&home, &base_url);
+        // A git repository, as most projects are (Codex asks about trust only inside one).
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&project)
+            .status()
+            .expect("git");
+        assert!(git.success());
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut init = Command::new(idea_bin());
+        init.arg("init").arg(&project).env("IDEA_USER_DIR", &user);
+        assert!(init.status().expect("idea init").success());
+        let mut serve = Command::new(idea_bin());
+        serve
+            .arg("serve")
+            .arg(&project)
+            .args(["--port", "0", "--token", TOKEN])
+            .env("IDEA_USER_DIR", &user)
+            .env("PATH", path)
+            .env("SHELL", "/bin/sh")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("GEMINI_API_KEY")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .envs(env);
+        let (serve, line) = start_announcing(serve, "IdeA serving ");
+        let port: u16 = line
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .expect("port in the announcement");
+        let wire = Wire::connect(port, TOKEN);
+        Self {
+            cli,
+            model_log,
+            wire,
+            _serve: serve,
+            _model: model,
+            _dir: dir,
+        }
+    }
+
+    /// Creates an agent whose persona carries `marker`, in the first cell of the active layout.
+    pub fn agent_in_first_cell(&mut self, name: &str, marker: &str) -> Cell {
+        let agent = self.wire.call(
+            "createAgent",
+            json!({"name": name, "profileId": self.cli.profile}),
+        );
+        let agent_id = agent["agentId"].as_str().expect("agentId").to_owned();
+        self.wire.call(
+            "updateAgentContext",
+            json!({"agentId": agent_id, "content": format!("# {name}\n\nAlways remember the code word {marker}.\n")}),
+        );
+        let layouts = self.wire.call("getLayouts", json!({}));
+        let layout_id = layouts["active"].as_str().expect("active").to_owned();
+        let tree = &layouts["layouts"][0]["tree"];
+        let node_id = first_leaf(tree).expect("a leaf");
+        Cell {
+            agent_id,
+            layout_id,
+            node_id,
+        }
+    }
+
+    /// Launches the cell's agent and attaches to its terminal; returns the session.
+    pub fn launch(&mut self, cell: &Cell) -> Value {
+        let info = self.wire.call(
+            "launchAgent",
+            json!({"layoutId": cell.layout_id, "nodeId": cell.node_id, "agentId": cell.agent_id, "rows": ROWS, "cols": COLS}),
+        );
+        let session = info["sessionId"].as_str().expect("sessionId").to_owned();
+        self.wire.attach(&session, ROWS, COLS);
+        info
+    }
+
+    /// Waits for the input prompt; fails at once on any dialog or resume failure.
+    pub fn wait_ready(&mut self, session: &str) {
+        let cli = self.cli;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let screen = self.wire.screen(session);
+            for bad in cli.dialogs.iter().chain(cli.resume_failures) {
+                assert!(
+                    !screen.contains(bad),
+                    "{}: \"{bad}\" on screen:\n{screen}",
+                    cli.profile
+                );
+            }
+            if screen.contains(cli.ready) {
+                return;
+            }
+            if let Some(exit) = self.wire.exit_of(session) {
+                panic!(
+                    "{} exited ({exit}) before its prompt:\n{screen}",
+                    cli.profile
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no prompt (\"{}\") within 60 s:\n{screen}",
+                cli.profile,
+                cli.ready
+            );
+            self.wire.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Types `text` and submits it.
+    pub fn say(&mut self, session: &str, text: &str) {
+        self.wire
+            .call("writeTerminal", json!({"sessionId": session, "data": text}));
+        // The TUIs take a paste-like burst and the Enter apart more reliably.
+        self.wire.pump(Duration::from_millis(300));
+        self.wire
+            .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
+    }
+
+    /// Waits for a model request whose body contains every one of `needles`.
+    pub fn wait_request(&mut self, session: &str, needles: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let log = std::fs::read_to_string(&self.model_log).unwrap_or_default();
+            if let Some(line) = log.lines().find(|l| needles.iter().all(|n| l.contains(n))) {
+                return line.to_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no model request with {needles:?} within 60 s; requests:\n{log}\nscreen:\n{}",
+                self.cli.profile,
+                self.wire.screen(session)
+            );
+            self.wire.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Waits until `text` is on the session's screen.
+    pub fn wait_screen(&mut self, session: &str, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.wire.screen(session).contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "{}: \"{text}\" not on screen within 60 s:\n{}",
+                self.cli.profile,
+                self.wire.screen(session)
+            );
+            self.wire.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// Stops the session as the Stop button does, and waits for its exit.
+    pub fn stop(&mut self, session: &str) -> Value {
+        self.wire.call("stopSession", json!({"sessionId": session}));
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Some(exit) = self.wire.exit_of(session) {
+                return exit;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no exit after Stop",
+                self.cli.profile
+            );
+            self.wire.pump(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Where an agent runs.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub agent_id: String,
+    pub layout_id: String,
+    pub node_id: String,
+}
+
+fn first_leaf(node: &Value) -> Option<String> {
+    if node["type"] == "leaf" {
+        return node["id"].as_str().map(str::to_owned);
+    }
+    node["children"].as_array()?.iter().find_map(first_leaf)
+}
