@@ -2,7 +2,8 @@
 # Runs every check and test of IdeA, as CI does: set-up, formatting, lints with no warnings
 # (desktop and headless builds), the frontend type-check and build, the generated TypeScript
 # types, all Rust tests (real PTYs, fake agent CLIs), the browser tests (Chromium) and the
-# desktop window end to end (Xvfb + tauri-driver).
+# desktop window end to end (Xvfb + tauri-driver), and the real agent CLIs against a fake model
+# server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
@@ -33,6 +34,18 @@ scripts/gen-types.sh --check
 
 step "Rust tests"
 cargo test --workspace --locked
+
+step "real agent CLIs (pinned Claude Code, Codex, Gemini CLI) through idea serve, against a fake model server"
+# Installed once into a cache (scripts/real-clis.sh); an unreachable npm registry is a loud skip.
+real_cli_status=0
+real_cli_bin=$(scripts/real-clis.sh) || real_cli_status=$?
+if [ "$real_cli_status" = 0 ]; then
+  IDEA_REAL_CLI_BIN="$real_cli_bin" cargo test -p idea-e2e --test realcli --locked -- --ignored
+elif [ "$real_cli_status" = 3 ]; then
+  echo "SKIPPED: the real-CLI suite: the pinned CLIs could not be installed (npm registry unreachable)" >&2
+else
+  exit "$real_cli_status"
+fi
 
 step "browser tests (Debian's Chromium + playwright-core against idea serve)"
 (cd tests/browser && IDEA_BIN="$PWD/../../target/debug/idea" npm test --silent)

@@ -1,13 +1,15 @@
 //! A fake coding-agent CLI for end-to-end tests.
 //!
-//! Like Claude Code it takes `--session-id <id>` (refused when the id was used before) and
-//! `--resume <id>` (refused when unknown), reads a convention file (`CLAUDE.md`, `AGENTS.md`,
-//! `GEMINI.md`) from its cwd, and then behaves as a small REPL: it prints `fake> `, answers each
-//! line with `you said: <line>`, and exits on `exit [code]` or end of input.
+//! Like Claude Code it takes `--session-id <id>` (refused when that conversation was saved)
+//! and `--resume <id>` (refused when it was not), reads a convention file (`CLAUDE.md`,
+//! `AGENTS.md`, `GEMINI.md`) from its cwd, and then behaves as a small REPL: it prints
+//! `fake> `, answers each line with `you said: <line>`, and exits on `exit [code]` or end of
+//! input. Like Claude, it saves the conversation (`<id>.jsonl`, one line per message) only
+//! once a first line is typed, so a session stopped before that cannot be resumed.
 //!
 //! Every start appends one JSON line to `$FAKE_AGENT_LOG` (when set): argv, cwd, selected
 //! environment variables and the convention file it found. Sessions are remembered as files
-//! in `$FAKE_AGENT_HOME/sessions/` (default: `<cwd>/.fake-agent`).
+//! in `$FAKE_AGENT_SESSIONS`, else `$FAKE_AGENT_HOME/sessions/` (default: `<cwd>/.fake-agent`).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -36,9 +38,14 @@ fn flag_value(args: &[String], flag: &str) -> Option<String> {
 fn run() -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cwd = std::env::current_dir().unwrap_or_default();
-    let home =
-        std::env::var_os("FAKE_AGENT_HOME").map_or_else(|| cwd.join(".fake-agent"), PathBuf::from);
-    let sessions = home.join("sessions");
+    let sessions = std::env::var_os("FAKE_AGENT_SESSIONS").map_or_else(
+        || {
+            std::env::var_os("FAKE_AGENT_HOME")
+                .map_or_else(|| cwd.join(".fake-agent"), PathBuf::from)
+                .join("sessions")
+        },
+        PathBuf::from,
+    );
     let convention = CONVENTION_FILES.iter().find_map(|name| {
         std::fs::read_to_string(cwd.join(name))
             .ok()
@@ -46,30 +53,28 @@ fn run() -> i32 {
     });
     record(&args, &cwd, convention.as_ref());
 
+    let mut transcript = None;
     if let Some(id) = flag_value(&args, "--session-id") {
-        if sessions.join(&id).exists() {
+        let file = sessions.join(format!("{id}.jsonl"));
+        if file.exists() {
             eprintln!("Error: Session ID {id} is already in use.");
             return 1;
         }
-        if std::fs::create_dir_all(&sessions)
-            .and_then(|()| std::fs::write(sessions.join(&id), b""))
-            .is_err()
-        {
-            eprintln!("Error: cannot record session {id}");
-            return 1;
-        }
+        transcript = Some(file);
     }
     if let Some(id) = flag_value(&args, "--resume") {
-        if !sessions.join(&id).exists() {
-            eprintln!("Error: No conversation found with session ID: {id}");
+        let file = sessions.join(format!("{id}.jsonl"));
+        if !file.exists() {
+            eprintln!("No conversation found with session ID: {id}");
             return 1;
         }
         println!("resumed {id}");
+        transcript = Some(file);
     }
     if let Some((name, _)) = &convention {
         println!("read {name}");
     }
-    repl()
+    repl(transcript.as_deref())
 }
 
 fn record(args: &[String], cwd: &std::path::Path, convention: Option<&(String, String)>) {
@@ -101,7 +106,8 @@ fn record(args: &[String], cwd: &std::path::Path, convention: Option<&(String, S
     }
 }
 
-fn repl() -> i32 {
+/// Answers lines; each one is appended to the transcript (created by the first).
+fn repl(transcript: Option<&std::path::Path>) -> i32 {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let _ = write!(out, "fake> ");
@@ -112,8 +118,24 @@ fn repl() -> i32 {
         if let Some(rest) = line.strip_prefix("exit") {
             return rest.trim().parse().unwrap_or(0);
         }
+        if let Some(file) = transcript {
+            save(file, line);
+        }
         let _ = write!(out, "you said: {line}\nfake> ");
         let _ = out.flush();
     }
     0
+}
+
+fn save(file: &std::path::Path, line: &str) {
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+    {
+        let _ = writeln!(f, "{}", serde_json::json!({"user": line}));
+    }
 }

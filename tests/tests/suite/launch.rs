@@ -59,7 +59,7 @@ fn launch_runs_the_cli_in_its_run_dir_with_its_convention_file_and_session_id() 
     assert!(convention.contains("Reviews every change."), "{convention}");
     assert_eq!(start["env"]["TERM"], "xterm-256color");
     assert_eq!(start["env"]["TMUX"], serde_json::Value::Null);
-    // The CLI's own trust screen is pre-accepted for exactly the run dir.
+    // The CLI's own trust screens are pre-accepted for exactly the folders IdeA hands it.
     let claude_json: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(w.dir.path().join("home/.claude.json")).unwrap(),
     )
@@ -68,7 +68,11 @@ fn launch_runs_the_cli_in_its_run_dir_with_its_convention_file_and_session_id() 
         claude_json["projects"][run_dir.to_str().unwrap()]["hasTrustDialogAccepted"],
         true
     );
-    assert_eq!(claude_json["projects"].as_object().unwrap().len(), 1);
+    assert_eq!(
+        claude_json["projects"][w.root().to_str().unwrap()]["hasTrustDialogAccepted"],
+        true
+    );
+    assert_eq!(claude_json["projects"].as_object().unwrap().len(), 2);
     assert!(
         !w.root().join("CLAUDE.md").exists(),
         "nothing is written at the project root"
@@ -120,6 +124,9 @@ fn an_exited_agent_relaunches_resuming_its_conversation() {
     let (layout, cell, _) = w.two_cells();
     let first = launch(&w, &ada, layout, cell).unwrap();
     let screen = Screen::ready(&w.deps, first.session_id);
+    // A first exchange: the CLI saves the conversation.
+    sessions::write(&w.deps, first.session_id, b"hello\r").unwrap();
+    screen.wait_for("you said: hello");
     sessions::write(&w.deps, first.session_id, b"exit 7\r").unwrap();
     wait_until(
         "the exit",
@@ -285,4 +292,45 @@ fn seed_files_are_written_but_never_over_a_users_edit() {
     std::fs::write(&seed, "{\"mine\": true}").unwrap();
     launch(&w, &ada, layout, cell).unwrap();
     assert_eq!(std::fs::read_to_string(&seed).unwrap(), "{\"mine\": true}");
+}
+
+#[test]
+fn an_agent_stopped_before_its_first_prompt_starts_again_in_its_cell() {
+    // The CLI saved no conversation: resuming its id would fail ("No conversation found") at
+    // every launch; IdeA starts it again under the same id instead.
+    let w = world();
+    let ada = w.agent("Ada");
+    let (layout, cell, _) = w.two_cells();
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    let screen = Screen::ready(&w.deps, first.session_id);
+    sessions::stop(&w.deps, first.session_id).unwrap();
+    wait_until(
+        "the stop",
+        || w.exited(first.session_id).is_some(),
+        || screen.text(),
+    );
+    let exit = w.exited(first.session_id).unwrap().exit.unwrap();
+    assert!(exit.stopped && exit.signal.is_some(), "{exit:?}");
+    for _ in 0..2 {
+        let again = launch(&w, &ada, layout, cell).unwrap();
+        let screen = Screen::ready(&w.deps, again.session_id);
+        assert_eq!(again.engine_session_id, first.engine_session_id);
+        assert!(
+            !screen.text().contains("No conversation found"),
+            "{}",
+            screen.text()
+        );
+        sessions::stop(&w.deps, again.session_id).unwrap();
+        wait_until(
+            "the stop",
+            || w.exited(again.session_id).is_some(),
+            || screen.text(),
+        );
+    }
+    let starts = w.starts();
+    let engine = first.engine_session_id.unwrap();
+    for start in &starts {
+        assert_eq!(start["args"][2], "--session-id", "{start}");
+        assert_eq!(start["args"][3], engine.as_str());
+    }
 }

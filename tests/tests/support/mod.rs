@@ -112,7 +112,9 @@ fn write_profiles(dir: &Path) -> PathBuf {
         "session": {"assignArgs": ["--session-id", "{id}"], "resumeArgs": ["--resume", "{id}"]},
         "env": {
             "FAKE_AGENT_LOG": dir.join("fake-agent.log"),
-            "FAKE_AGENT_HOME": dir.join("fake-home"),
+            // Where Claude Code keeps transcripts (`~/.claude/projects/<folder>/<id>.jsonl`),
+            // so IdeA sees which conversations the fake saved, as it does for Claude.
+            "FAKE_AGENT_SESSIONS": dir.join("home/.claude/projects/-fake-agent"),
         },
     }, {
         "id": "missing",

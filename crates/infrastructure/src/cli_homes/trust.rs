@@ -198,7 +198,7 @@ mod tests {
         let h = homes(dir.path());
         fs::create_dir_all(h.codex_config().parent().unwrap()).unwrap();
         fs::write(
-            &h.codex_config(),
+            h.codex_config(),
             "# my settings\nmodel = \"o4\"\n\n[projects.\"/old\"]\ntrust_level = \"trusted\"\n",
         )
         .unwrap();
@@ -207,7 +207,7 @@ mod tests {
                 .unwrap(),
             TrustOutcome::Recorded
         );
-        let text = fs::read_to_string(&h.codex_config()).unwrap();
+        let text = fs::read_to_string(h.codex_config()).unwrap();
         assert!(
             text.starts_with("# my settings\nmodel = \"o4\"\n"),
             "{text}"
@@ -225,7 +225,7 @@ mod tests {
             h.trust_folder(CliHome::Codex, Path::new("/old")).unwrap(),
             TrustOutcome::AlreadyTrusted
         );
-        fs::write(&h.codex_config(), "not = [toml").unwrap();
+        fs::write(h.codex_config(), "not = [toml").unwrap();
         assert_eq!(
             h.trust_folder(CliHome::Codex, Path::new("/x")).unwrap(),
             TrustOutcome::LeftUnreadableConfig
