@@ -50,6 +50,18 @@ const CODEX: Cli = Cli {
     resume_failures: &["No saved session found"],
 };
 
+const GEMINI: Cli = Cli {
+    profile: "gemini",
+    prepare_home: user_setup::gemini::prepare_home,
+    ready: "Type your message",
+    dialogs: &[
+        "Do you trust",
+        "How would you like to authenticate",
+        "Enter Gemini API Key",
+    ],
+    resume_failures: &["Error resuming session", "No previous sessions"],
+};
+
 /// One CLI through the whole story of the issue: first launch, stop before the first prompt,
 /// relaunch, a first exchange, stop, relaunch and resume.
 fn launch_stop_relaunch_and_resume(cli: Cli) {
@@ -67,8 +79,11 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
     let second = rig.launch(&cell);
     let second_id = second["sessionId"].as_str().unwrap().to_owned();
     rig.wait_ready(&second_id);
-    rig.say(&second_id, "first question alpha-one");
-    rig.wait_request(&second_id, &[&marker, "alpha-one"]);
+    rig.ask(
+        &second_id,
+        "first question alpha-one",
+        &[&marker, "alpha-one"],
+    );
     rig.wait_screen(&second_id, "FAKE-MODEL-REPLY");
     let exit = rig.stop(&second_id);
     assert_eq!(exit["stopped"], true, "{exit}");
@@ -83,8 +98,11 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
     if !second["engineSessionId"].is_null() {
         assert_eq!(third["engineSessionId"], second["engineSessionId"]);
     }
-    rig.say(&third_id, "second question beta-two");
-    rig.wait_request(&third_id, &["alpha-one", "beta-two"]);
+    rig.ask(
+        &third_id,
+        "second question beta-two",
+        &["alpha-one", "beta-two"],
+    );
     rig.stop(&third_id);
 }
 
@@ -98,4 +116,10 @@ fn claude_code_starts_clean_and_resumes() {
 #[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
 fn codex_starts_clean_and_resumes() {
     launch_stop_relaunch_and_resume(CODEX);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_starts_clean_and_resumes() {
+    launch_stop_relaunch_and_resume(GEMINI);
 }

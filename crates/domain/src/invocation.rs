@@ -6,8 +6,18 @@ use crate::terminal::{SpawnSpec, TerminalSize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Inherited variables an agent must not see: it does not run inside the user's multiplexer.
-pub const STRIPPED_ENV: &[&str] = &["TMUX", "TMUX_PANE", "STY", "ZELLIJ", "ZELLIJ_SESSION_NAME"];
+/// Inherited variables an agent must not see: it does not run inside the user's multiplexer,
+/// nor inside the terminal IdeA was started from (Gemini CLI offers VS Code set-up dialogs when
+/// `TERM_PROGRAM=vscode`).
+pub const STRIPPED_ENV: &[&str] = &[
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "ZELLIJ",
+    "ZELLIJ_SESSION_NAME",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+];
 
 /// Name of the composed context file when it is not a convention file (args/env/stdin).
 pub const CONTEXT_FILE_NAME: &str = "IDEA_CONTEXT.md";
@@ -23,14 +33,26 @@ pub enum SessionPlan {
     None,
 }
 
+/// What a CLI has saved under a conversation id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedConversation {
+    /// A conversation with at least one exchange: it can be reopened.
+    Resumable,
+    /// Nothing: the id can start a new conversation.
+    Missing,
+    /// A record with no exchange that the CLI will neither resume nor reuse (Gemini CLI after
+    /// a SIGKILL before the first prompt): only a new id starts.
+    Blocked,
+}
+
 /// What is known, before a launch, about the conversations the agent could continue.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SessionFacts<'a> {
     /// The engine session id the cell remembers for this agent.
     pub cell_session: Option<&'a str>,
-    /// Whether the CLI saved that conversation: `Some` when the profile says where the CLI
-    /// keeps them, `None` when IdeA cannot tell (it then trusts the cell).
-    pub cell_session_saved: Option<bool>,
+    /// What the CLI saved under that id: `Some` when the profile says where the CLI keeps
+    /// its conversations, `None` when IdeA cannot tell (it then trusts the cell).
+    pub cell_session_saved: Option<SavedConversation>,
     /// The CLI's latest saved conversation in the agent's folder, for CLIs that mint their
     /// own ids (looked up only when the cell has hosted this agent before).
     pub latest_saved: Option<&'a str>,
@@ -47,17 +69,20 @@ pub fn plan_session(
     if !profile.can_resume_session() {
         return SessionPlan::None;
     }
-    match facts.cell_session {
-        Some(id) if facts.cell_session_saved != Some(false) => {
+    let assign = profile.can_assign_session();
+    match (facts.cell_session, facts.cell_session_saved) {
+        (Some(id), None | Some(SavedConversation::Resumable)) => {
             return SessionPlan::Resume(id.to_owned());
         }
-        Some(id) if profile.can_assign_session() => return SessionPlan::Assign(id.to_owned()),
+        (Some(id), Some(SavedConversation::Missing)) if assign => {
+            return SessionPlan::Assign(id.to_owned());
+        }
         _ => {}
     }
     if let Some(id) = facts.latest_saved {
         return SessionPlan::Resume(id.to_owned());
     }
-    if profile.can_assign_session() {
+    if assign {
         SessionPlan::Assign(fresh_id())
     } else {
         SessionPlan::None

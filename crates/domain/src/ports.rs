@@ -3,6 +3,7 @@
 
 use crate::event::DomainEvent;
 use crate::ids::AgentId;
+use crate::invocation::SavedConversation;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
 use crate::profile::{AgentProfile, CliHome, ProfileId};
@@ -136,8 +137,9 @@ pub trait CliHomes: Send + Sync {
     /// # Errors
     /// An I/O failure.
     fn trust_folder(&self, home: CliHome, folder: &Path) -> Result<TrustOutcome, StoreError>;
-    /// Whether the CLI has saved conversation `id` so that it can be reopened from `cwd`.
-    fn has_conversation(&self, home: CliHome, cwd: &Path, id: &str) -> bool;
+    /// What the CLI saved under conversation `id`, as seen from `cwd` (some CLIs resume only
+    /// from the folder a conversation started in).
+    fn conversation(&self, home: CliHome, cwd: &Path, id: &str) -> SavedConversation;
     /// The id of the CLI's most recent saved conversation started in `cwd`.
     fn latest_conversation(&self, home: CliHome, cwd: &Path) -> Option<String>;
     /// What the CLI still needs before it can start for this user (onboarding, a login, an

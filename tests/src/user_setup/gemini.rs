@@ -3,8 +3,9 @@
 //! (`~/.gemini/trustedFolders.json` is IdeA's to write).
 //!
 //! Gemini CLI 0.61 shows no theme picker, privacy notice or release notes to an API-key user;
-//! its only first-run screen is "How would you like to authenticate for this project?", which
-//! the selected auth type skips. Tips and the true-colour warning are not dialogs and go away by
+//! its first-run screens are "How would you like to authenticate for this project?", which the
+//! selected auth type skips, and, in an IDE's terminal, the IDE nudge and the keybinding offer,
+//! both answered below. Tips and the true-colour warning are not dialogs and go away by
 //! themselves after a few starts (counted in `~/.gemini/state.json`).
 
 use serde_json::json;
@@ -25,6 +26,9 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
             "enableAutoUpdateNotification": false,
             "enableAutoUpdate": false,
         },
+        // Skips "Do you want to connect VS Code to Gemini CLI?", asked at every start when the
+        // environment names an IDE (TERM_PROGRAM=vscode inherited from an editor's terminal…).
+        "ide": {"hasSeenNudge": true},
         // No usage statistics sent to Google (on by default; fails offline, but quietly).
         "privacy": {"usageStatisticsEnabled": false},
         // Off by default; stated so an outer GEMINI_TELEMETRY_* setting is the only way in.
@@ -35,6 +39,14 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
     let _ = std::fs::write(
         gemini_dir.join("settings.json"),
         serde_json::to_string_pretty(&settings).unwrap_or_default(),
+    );
+    // The CLI's own memory of prompts already shown. Under TERM_PROGRAM=vscode (or Cursor,
+    // Windsurf…) the first start asks "Would you like to automatically configure your terminal
+    // keybindings?" once, and records that it asked here.
+    let state = json!({"terminalSetupPromptShown": true});
+    let _ = std::fs::write(
+        gemini_dir.join("state.json"),
+        serde_json::to_string_pretty(&state).unwrap_or_default(),
     );
     let home_str = home.to_string_lossy().into_owned();
     [

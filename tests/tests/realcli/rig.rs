@@ -93,6 +93,7 @@ fn start_announcing(mut command: Command, prefix: &str) -> (Owned, String) {
 
 pub struct Rig {
     pub cli: Cli,
+    home: PathBuf,
     model_log: PathBuf,
     pub wire: Wire,
     // Dropped last: the server first (it stops the CLIs), then the model, then the files.
@@ -166,6 +167,7 @@ impl Rig {
         let wire = Wire::connect(port, TOKEN);
         Self {
             cli,
+            home,
             model_log,
             wire,
             _serve: serve,
@@ -249,20 +251,55 @@ impl Rig {
             .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
     }
 
+    /// Types `text`, submits it, and waits for the model request that carries every one of
+    /// `needles`. A TUI still settling after a resume may drop the first Enter: it is sent
+    /// again, at most twice, while the request has not come.
+    pub fn ask(&mut self, session: &str, text: &str, needles: &[&str]) -> String {
+        self.say(session, text);
+        for _ in 0..2 {
+            if let Some(line) = self.find_request(session, needles, Duration::from_secs(5)) {
+                return line;
+            }
+            self.wire
+                .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
+        }
+        self.wait_request(session, needles)
+    }
+
     /// Waits for a model request whose body contains every one of `needles`.
     pub fn wait_request(&mut self, session: &str, needles: &[&str]) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        if let Some(line) = self.find_request(session, needles, Duration::from_secs(60)) {
+            return line;
+        }
+        // Requests carry whole system prompts: show each one's path and which needles it has.
+        let log = std::fs::read_to_string(&self.model_log).unwrap_or_default();
+        let summary: Vec<String> = log
+            .lines()
+            .map(|l| {
+                let path = serde_json::from_str::<Value>(l).map(|v| v["path"].to_string());
+                let has: Vec<&&str> = needles.iter().filter(|n| l.contains(**n)).collect();
+                format!("{} (has {has:?})", path.unwrap_or_default())
+            })
+            .collect();
+        panic!(
+            "{}: no model request with {needles:?} within 60 s; requests:\n{}\nscreen:\n{}\nhome:\n{}",
+            self.cli.profile,
+            summary.join("\n"),
+            self.wire.screen(session),
+            listing(&self.home)
+        );
+    }
+
+    fn find_request(&mut self, _session: &str, needles: &[&str], wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
         loop {
             let log = std::fs::read_to_string(&self.model_log).unwrap_or_default();
             if let Some(line) = log.lines().find(|l| needles.iter().all(|n| l.contains(n))) {
-                return line.to_owned();
+                return Some(line.to_owned());
             }
-            assert!(
-                Instant::now() < deadline,
-                "{}: no model request with {needles:?} within 60 s; requests:\n{log}\nscreen:\n{}",
-                self.cli.profile,
-                self.wire.screen(session)
-            );
+            if Instant::now() > deadline {
+                return None;
+            }
             self.wire.pump(Duration::from_millis(100));
         }
     }
@@ -312,4 +349,37 @@ fn first_leaf(node: &Value) -> Option<String> {
         return node["id"].as_str().map(str::to_owned);
     }
     node["children"].as_array()?.iter().find_map(first_leaf)
+}
+
+/// The CLI's saved state under the throwaway HOME (session files and their first lines), for
+/// failure messages.
+fn listing(home: &Path) -> String {
+    let mut out = String::new();
+    let mut stack = vec![home.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                let first: String = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(200)
+                    .collect();
+                out.push_str(&format!(
+                    "{} ({} lines): {first}\n",
+                    path.display(),
+                    text.lines().count()
+                ));
+            }
+        }
+    }
+    out
 }

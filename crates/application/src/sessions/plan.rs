@@ -4,7 +4,7 @@
 use super::registry::Entry;
 use crate::deps::Deps;
 use idea_domain::AgentId;
-use idea_domain::invocation::{SessionFacts, SessionPlan, plan_session};
+use idea_domain::invocation::{SavedConversation, SessionFacts, SessionPlan, plan_session};
 use idea_domain::layout::Leaf;
 use idea_domain::profile::AgentProfile;
 use std::path::Path;
@@ -28,7 +28,7 @@ pub(super) fn plan_for_cell(
     let saved = |id: &str| {
         profile
             .home
-            .map(|home| deps.cli_homes.has_conversation(home, cwd, id))
+            .map(|home| deps.cli_homes.conversation(home, cwd, id))
     };
     let mut cell_session_saved = cell_session.and_then(saved);
     // A CLI whose saved conversations IdeA cannot see: a resume it refused at once is not
@@ -37,7 +37,7 @@ pub(super) fn plan_for_cell(
         && cell_session.is_some()
         && previous.is_some_and(|p| refused_resume(p, cell_session))
     {
-        cell_session_saved = Some(false);
+        cell_session_saved = Some(SavedConversation::Missing);
     }
     let latest = match profile.home {
         Some(home) if hosted_before && profile.can_discover_session() => {

@@ -200,12 +200,23 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
             .push((home, folder.to_path_buf()));
         Ok(idea_domain::ports::TrustOutcome::Recorded)
     }
-    fn has_conversation(&self, _home: CliHome, cwd: &std::path::Path, id: &str) -> bool {
-        self.saved
+    fn conversation(
+        &self,
+        _home: CliHome,
+        cwd: &std::path::Path,
+        id: &str,
+    ) -> idea_domain::invocation::SavedConversation {
+        let saved = self
+            .saved
             .lock()
             .unwrap()
             .iter()
-            .any(|(c, i)| c == cwd && i == id)
+            .any(|(c, i)| c == cwd && i == id);
+        if saved {
+            idea_domain::invocation::SavedConversation::Resumable
+        } else {
+            idea_domain::invocation::SavedConversation::Missing
+        }
     }
     fn latest_conversation(&self, _home: CliHome, cwd: &std::path::Path) -> Option<String> {
         self.saved

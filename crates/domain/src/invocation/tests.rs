@@ -37,7 +37,7 @@ fn prepare(profile: &AgentProfile, plan: &SessionPlan) -> (SpawnSpec, ContextPla
     })
 }
 
-fn facts(cell: Option<&str>, saved: Option<bool>) -> SessionFacts<'_> {
+fn facts(cell: Option<&str>, saved: Option<SavedConversation>) -> SessionFacts<'_> {
     SessionFacts {
         cell_session: cell,
         cell_session_saved: saved,
@@ -49,7 +49,11 @@ fn facts(cell: Option<&str>, saved: Option<bool>) -> SessionFacts<'_> {
 fn session_plan_prefers_resume_then_assign() {
     let p = profile(ContextInjection::None);
     assert_eq!(
-        plan_session(&p, facts(Some("x"), Some(true)), || "new".into()),
+        plan_session(
+            &p,
+            facts(Some("x"), Some(SavedConversation::Resumable)),
+            || "new".into()
+        ),
         SessionPlan::Resume("x".into())
     );
     assert_eq!(
@@ -59,7 +63,11 @@ fn session_plan_prefers_resume_then_assign() {
     let mut no_session = p.clone();
     no_session.session = None;
     assert_eq!(
-        plan_session(&no_session, facts(Some("x"), Some(true)), || "new".into()),
+        plan_session(
+            &no_session,
+            facts(Some("x"), Some(SavedConversation::Resumable)),
+            || "new".into()
+        ),
         SessionPlan::None
     );
     let mut resume_only = p;
@@ -77,8 +85,25 @@ fn session_plan_prefers_resume_then_assign() {
 fn an_id_the_cli_never_saved_is_started_afresh_under_the_same_id() {
     let p = profile(ContextInjection::None);
     assert_eq!(
-        plan_session(&p, facts(Some("x"), Some(false)), || "new".into()),
+        plan_session(
+            &p,
+            facts(Some("x"), Some(SavedConversation::Missing)),
+            || "new".into()
+        ),
         SessionPlan::Assign("x".into())
+    );
+}
+
+#[test]
+fn an_id_the_cli_holds_without_a_conversation_gives_way_to_a_new_one() {
+    let p = profile(ContextInjection::None);
+    assert_eq!(
+        plan_session(
+            &p,
+            facts(Some("x"), Some(SavedConversation::Blocked)),
+            || { "new".into() }
+        ),
+        SessionPlan::Assign("new".into())
     );
 }
 
@@ -109,7 +134,7 @@ fn a_cli_minting_its_own_ids_resumes_its_latest_saved_conversation() {
     // The cell's own id wins when it is saved; an unsaved one falls back to the latest.
     let cell_saved = SessionFacts {
         latest_saved: Some("t2"),
-        ..facts(Some("t1"), Some(true))
+        ..facts(Some("t1"), Some(SavedConversation::Resumable))
     };
     assert_eq!(
         plan_session(&p, cell_saved, || "new".into()),
@@ -117,14 +142,18 @@ fn a_cli_minting_its_own_ids_resumes_its_latest_saved_conversation() {
     );
     let cell_gone = SessionFacts {
         latest_saved: Some("t2"),
-        ..facts(Some("t1"), Some(false))
+        ..facts(Some("t1"), Some(SavedConversation::Missing))
     };
     assert_eq!(
         plan_session(&p, cell_gone, || "new".into()),
         SessionPlan::Resume("t2".into())
     );
     assert_eq!(
-        plan_session(&p, facts(Some("t1"), Some(false)), || "new".into()),
+        plan_session(
+            &p,
+            facts(Some("t1"), Some(SavedConversation::Missing)),
+            || "new".into()
+        ),
         SessionPlan::None
     );
 }

@@ -3,6 +3,7 @@
 //! Missing or unreadable folders simply mean "no conversation": the launch then starts a new
 //! one, which is always safe, while resuming an id the CLI never saved fails at every launch.
 
+use idea_domain::invocation::SavedConversation;
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -37,21 +38,66 @@ pub(super) fn codex_latest(codex_home: &Path, cwd: &Path) -> Option<String> {
         .find_map(|file| rollout_id(&file))
 }
 
-/// Gemini CLI saves chats under `tmp/<project>/chats/` as JSON files recording their
-/// `sessionId`; it resumes them only from the same project folder.
-pub(super) fn gemini_has(gemini_dir: &Path, _cwd: &Path, id: &str) -> bool {
+/// Gemini CLI 0.61 keeps one folder per cwd, `tmp/<slug>/chats/`, the slug recorded in
+/// `projects.json` (`{"projects": {"<cwd>": "<slug>"}}`), and resumes only from that cwd. A
+/// session is `session-<UTC minute>-<first 8 chars of id>.jsonl`: a first line
+/// `{"sessionId": …}`, then records, messages having `"type": "user"` or `"gemini"`. The file
+/// exists from the start; a clean exit before any message deletes it, a SIGKILL leaves it, and
+/// then the id can be neither resumed nor reused.
+pub(super) fn gemini(gemini_dir: &Path, cwd: &Path, id: &str) -> SavedConversation {
     if !is_plain_id(id) {
-        return false;
+        return SavedConversation::Missing;
     }
-    let short = id.get(..8).unwrap_or(id);
-    sub_dirs(&gemini_dir.join("tmp")).iter().any(|project| {
-        files(&project.join("chats")).iter().any(|file| {
-            file.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.contains(short))
-                && fs::read_to_string(file).is_ok_and(|text| text.contains(id))
+    let Some(slug) = gemini_slug(gemini_dir, cwd) else {
+        return SavedConversation::Missing;
+    };
+    let suffix = format!("-{}.jsonl", id.get(..8).unwrap_or(id));
+    let mut state = SavedConversation::Missing;
+    for file in files(&gemini_dir.join("tmp").join(slug).join("chats")) {
+        let named = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("session-") && n.ends_with(&suffix));
+        if !named {
+            continue;
+        }
+        match gemini_session(&file, id) {
+            Some(true) => return SavedConversation::Resumable,
+            Some(false) => state = SavedConversation::Blocked,
+            None => {}
+        }
+    }
+    state
+}
+
+/// The cwd's folder name under `tmp/`, as Gemini recorded it (never a path).
+fn gemini_slug(gemini_dir: &Path, cwd: &Path) -> Option<String> {
+    let text = fs::read_to_string(gemini_dir.join("projects.json")).ok()?;
+    let projects: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let slug = projects
+        .get("projects")?
+        .get(cwd.to_str()?)?
+        .as_str()?
+        .to_owned();
+    is_plain_id(&slug).then_some(slug)
+}
+
+/// `Some(has a message)` when the file is session `id`'s, `None` when it is another's.
+fn gemini_session(file: &Path, id: &str) -> Option<bool> {
+    let text = fs::read_to_string(file).ok()?;
+    let mut lines = text.lines();
+    let head: serde_json::Value = serde_json::from_str(lines.next()?).ok()?;
+    if head.get("sessionId").and_then(|v| v.as_str()) != Some(id) {
+        return None;
+    }
+    Some(lines.any(|line| {
+        serde_json::from_str::<serde_json::Value>(line).is_ok_and(|record| {
+            matches!(
+                record.get("type").and_then(|t| t.as_str()),
+                Some("user" | "gemini")
+            )
         })
-    })
+    }))
 }
 
 /// Ids are uuids or similar: never a path (`..`, `/`) that would leave the folders above.
@@ -195,6 +241,73 @@ mod tests {
             Some(A)
         );
         assert_eq!(codex_latest(home, Path::new("/elsewhere")), None);
+    }
+
+    fn gemini_session_file(dir: &Path, cwd: &str, id: &str, records: &[&str]) {
+        fs::write(
+            dir.join("projects.json"),
+            serde_json::json!({"projects": {cwd: "agent-1"}}).to_string(),
+        )
+        .unwrap();
+        let chats = dir.join("tmp/agent-1/chats");
+        fs::create_dir_all(&chats).unwrap();
+        let mut text = serde_json::json!({"sessionId": id, "kind": "main"}).to_string();
+        for record in records {
+            text.push('\n');
+            text.push_str(record);
+        }
+        let name = format!("session-2026-11-30T10-00-{}.jsonl", &id[..8]);
+        fs::write(chats.join(name), text).unwrap();
+    }
+
+    #[test]
+    fn a_gemini_session_with_a_message_is_resumable_from_its_own_folder_only() {
+        let dir = tempfile::tempdir().unwrap();
+        gemini_session_file(
+            dir.path(),
+            "/run/a",
+            A,
+            &[
+                r#"{"$set":{"messages":[]}}"#,
+                r#"{"id":"1","type":"user","content":"hi"}"#,
+            ],
+        );
+        assert_eq!(
+            gemini(dir.path(), Path::new("/run/a"), A),
+            SavedConversation::Resumable
+        );
+        assert_eq!(
+            gemini(dir.path(), Path::new("/run/b"), A),
+            SavedConversation::Missing
+        );
+        assert_eq!(
+            gemini(dir.path(), Path::new("/run/a"), B),
+            SavedConversation::Missing
+        );
+    }
+
+    #[test]
+    fn a_gemini_session_left_without_a_message_blocks_its_id() {
+        let dir = tempfile::tempdir().unwrap();
+        gemini_session_file(dir.path(), "/run/a", A, &[r#"{"$set":{"messages":[]}}"#]);
+        assert_eq!(
+            gemini(dir.path(), Path::new("/run/a"), A),
+            SavedConversation::Blocked
+        );
+    }
+
+    #[test]
+    fn a_hostile_gemini_slug_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("projects.json"),
+            r#"{"projects": {"/run/a": "../../etc"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            gemini(dir.path(), Path::new("/run/a"), A),
+            SavedConversation::Missing
+        );
     }
 
     #[test]

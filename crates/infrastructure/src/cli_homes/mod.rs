@@ -8,6 +8,7 @@ mod conversations;
 mod setup;
 mod trust;
 
+use idea_domain::invocation::SavedConversation;
 use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
 use idea_domain::profile::CliHome;
 use std::collections::BTreeMap;
@@ -70,11 +71,18 @@ impl CliHomes for FsCliHomes {
         }
     }
 
-    fn has_conversation(&self, home: CliHome, cwd: &Path, id: &str) -> bool {
+    fn conversation(&self, home: CliHome, cwd: &Path, id: &str) -> SavedConversation {
+        let resumable = |yes: bool| {
+            if yes {
+                SavedConversation::Resumable
+            } else {
+                SavedConversation::Missing
+            }
+        };
         match home {
-            CliHome::ClaudeCode => conversations::claude_has(&self.claude_dir, id),
-            CliHome::Codex => conversations::codex_has(&self.codex_home, cwd, id),
-            CliHome::Gemini => conversations::gemini_has(&self.gemini_dir, cwd, id),
+            CliHome::ClaudeCode => resumable(conversations::claude_has(&self.claude_dir, id)),
+            CliHome::Codex => resumable(conversations::codex_has(&self.codex_home, cwd, id)),
+            CliHome::Gemini => conversations::gemini(&self.gemini_dir, cwd, id),
         }
     }
 

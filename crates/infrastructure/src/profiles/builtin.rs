@@ -2,7 +2,8 @@
 //!
 //! Every flag below was checked against the CLI's own `--help` (and, where the help is silent,
 //! its source or a run against a local fake model server) at the version named over each
-//! profile, and against `/work/shared/spec/cli-facts.md`. Re-check when a CLI's version changes.
+//! profile. The facts behind each profile are in `docs/profiles/<cli>.md`; how to re-check them
+//! when a CLI's version changes is in `docs/profiles/README.md`.
 
 use idea_domain::profile::{
     AgentProfile, CliHome, ContextInjection, CwdTemplate, McpStyle, ProfileId, SessionStrategy,
@@ -73,7 +74,7 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
 }
 
 /// Claude Code — checked against `claude --help` of `@anthropic-ai/claude-code` 2.1.332 (and
-/// 2.1.197, same flags) and cli-facts "Claude Code".
+/// 2.1.197, same flags); facts in `docs/profiles/claude-code.md`.
 fn claude_code() -> AgentProfile {
     AgentProfile {
         // The cwd is the agent's run dir: `--add-dir` lets its tools reach the project root.
@@ -82,14 +83,15 @@ fn claude_code() -> AgentProfile {
         // accepted in ~/.claude.json a dialog whose default answer exits: IdeA accepts both
         // the run dir and the project root there. Transcripts tell whether a session exists.
         home: Some(CliHome::ClaudeCode),
-        // cli-facts: the quiet-start variables (no auto-update, no telemetry, no extra traffic).
+        // docs/profiles/claude-code.md: the quiet-start variables (no auto-update, no telemetry,
+        // no extra traffic).
         env: env(&[
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
             ("DISABLE_AUTOUPDATER", "1"),
             ("DISABLE_TELEMETRY", "1"),
         ]),
-        // cli-facts: `--session-id` refuses an id already in use, so an existing conversation is
-        // reopened with `--resume` (which also works from another cwd).
+        // docs/profiles/claude-code.md: `--session-id` refuses an id already in use, so an
+        // existing conversation is reopened with `--resume` (which also works from another cwd).
         session: Some(SessionStrategy {
             assign_args: Some(strings(&["--session-id", "{id}"])),
             resume_args: strings(&["--resume", "{id}"]),
@@ -129,10 +131,11 @@ fn claude_code() -> AgentProfile {
 }
 
 /// Codex CLI — checked against `codex --help`, `codex resume --help`, `codex exec --help` and
-/// `codex exec resume --help` of `@openai/codex` 0.171.0, and cli-facts "Codex CLI".
+/// `codex exec resume --help` of `@openai/codex` 0.171.0; facts in `docs/profiles/codex.md`.
 fn codex() -> AgentProfile {
     AgentProfile {
-        // cli-facts: without it the TUI leaves a background daemon running after `/quit`.
+        // docs/profiles/codex.md: without `--no-daemon` the TUI leaves a background daemon
+        // running after `/quit`.
         // The cwd is the agent's run dir: `--add-dir` makes the project root writable too.
         args: strings(&["--no-daemon", "--add-dir", "{projectRoot}"]),
         // Inside a git repo Codex asks to trust the folder unless config.toml says so. Its
@@ -145,12 +148,13 @@ fn codex() -> AgentProfile {
             assign_args: None,
             resume_args: strings(&["resume", "{id}"]),
         }),
-        // cli-facts: `-c mcp_servers.idea.*=…` overrides; MCP servers do not inherit Codex's env.
+        // docs/profiles/codex.md: `-c mcp_servers.idea.*=…` overrides; MCP servers do not
+        // inherit Codex's env.
         mcp: Some(McpStyle::ConfigOverrides),
         structured: Some(StructuredMode {
             provider: "codex".to_owned(),
             args: strings(&["exec", "--json", "--skip-git-repo-check", "{prompt}"]),
-            // cli-facts: the global `exec` flags go before `resume`.
+            // docs/profiles/codex.md: the global `exec` flags go before `resume`.
             resume_args: strings(&[
                 "exec",
                 "--json",
@@ -159,7 +163,7 @@ fn codex() -> AgentProfile {
                 "{id}",
                 "{prompt}",
             ]),
-            // cli-facts: `codex exec` waits for EOF on a piped stdin.
+            // docs/profiles/codex.md: `codex exec` waits for EOF on a piped stdin.
             stdin_null: true,
         }),
         ..agent(CODEX, "Codex CLI", "codex", convention_file("AGENTS.md"))
@@ -169,7 +173,7 @@ fn codex() -> AgentProfile {
 /// Gemini CLI — checked against `gemini --help` of `@google/gemini-cli` 0.61.0, its bundled
 /// source, and runs against a local fake Gemini API.
 ///
-/// cli-facts says Gemini resumes only by index or `latest`; the same 0.61.0 also has
+/// Facts in `docs/profiles/gemini.md`. Besides resuming by index or `latest`, 0.61.0 has
 /// `--session-id <uuid>` ("Start a new session with a manually provided UUID"; an id already
 /// used fails with exit 42) and `--resume <uuid>` (verified: the earlier turns are sent again).
 /// Sessions are stored per working directory (`~/.gemini/tmp/<dir>/chats/`), so resuming works
