@@ -40,7 +40,7 @@ step "real agent CLIs (pinned Claude Code, Codex, Gemini CLI) through idea serve
 real_cli_status=0
 real_cli_bin=$(scripts/real-clis.sh) || real_cli_status=$?
 if [ "$real_cli_status" = 0 ]; then
-  IDEA_REAL_CLI_BIN="$real_cli_bin" cargo test -p idea-e2e --test realcli --locked -- --ignored
+  IDEA_REAL_CLI_BIN="$real_cli_bin" cargo test -p idea-e2e --test realcli --locked -- --ignored --test-threads=1
 elif [ "$real_cli_status" = 3 ]; then
   echo "SKIPPED: the real-CLI suite: the pinned CLIs could not be installed (npm registry unreachable)" >&2
 else

@@ -83,15 +83,20 @@ pub(super) fn gemini(homes: &FsCliHomes, var: &Var<'_>) -> Option<String> {
             .and_then(|t| t.as_str())
             .map(str::to_owned)
     });
+    // A key found in the environment only preselects an answer: the dialog still shows.
+    let stored_key = homes.gemini_dir.join("gemini-credentials.json").is_file()
+        || fs::read_to_string(homes.gemini_dir.join(".env")).is_ok_and(|env| {
+            env.lines()
+                .any(|l| l.trim_start().starts_with("GEMINI_API_KEY="))
+        });
     match selected.as_deref() {
-        None if var("GEMINI_API_KEY").is_some() => None,
         None => Some(
             "Gemini CLI has not been told how to sign in for this user: run `gemini` once in a \
              terminal and choose a sign-in method (or set GEMINI_API_KEY), then launch the agent \
              again."
                 .to_owned(),
         ),
-        Some("gemini-api-key") if var("GEMINI_API_KEY").is_none() => Some(
+        Some("gemini-api-key") if var("GEMINI_API_KEY").is_none() && !stored_key => Some(
             "Gemini CLI is set to use an API key, but GEMINI_API_KEY is not set: set it, then \
              launch the agent again."
                 .to_owned(),
