@@ -45,14 +45,19 @@ pub(super) fn update(
     }
 }
 
+/// A JSON config whose top level must be an object; empty text is an empty object.
+fn json_object(text: &str) -> Option<serde_json::Value> {
+    if text.trim().is_empty() {
+        return Some(serde_json::json!({}));
+    }
+    serde_json::from_str(text)
+        .ok()
+        .filter(serde_json::Value::is_object)
+}
+
 pub(super) fn in_claude_json(text: &str, folder: &str) -> Edit {
-    let mut config: serde_json::Value = if text.trim().is_empty() {
-        serde_json::json!({})
-    } else {
-        match serde_json::from_str(text) {
-            Ok(value @ serde_json::Value::Object(_)) => value,
-            _ => return Edit::Unreadable,
-        }
+    let Some(mut config) = json_object(text) else {
+        return Edit::Unreadable;
     };
     let Some(projects) = config
         .as_object_mut()
@@ -106,13 +111,8 @@ pub(super) fn in_codex_toml(text: &str, folder: &str) -> Edit {
 
 /// Gemini CLI's `trustedFolders.json`: `{"<abs path>": "TRUST_FOLDER", …}`.
 pub(super) fn in_gemini_trusted_folders(text: &str, folder: &str) -> Edit {
-    let mut config: serde_json::Value = if text.trim().is_empty() {
-        serde_json::json!({})
-    } else {
-        match serde_json::from_str(text) {
-            Ok(value @ serde_json::Value::Object(_)) => value,
-            _ => return Edit::Unreadable,
-        }
+    let Some(mut config) = json_object(text) else {
+        return Edit::Unreadable;
     };
     let Some(folders) = config.as_object_mut() else {
         return Edit::Unreadable;
