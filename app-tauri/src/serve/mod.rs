@@ -20,6 +20,7 @@ use axum::routing::get;
 use axum::serve::ListenerExt;
 use idea_application::{Deps, sessions};
 use idea_domain::terminal::SessionStatus;
+use idea_infrastructure::pty::PtyConfig;
 use std::future::{Future, IntoFuture};
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -33,9 +34,9 @@ use tokio::sync::broadcast;
 const EVENT_BACKLOG: usize = 1024;
 /// The largest frame a client may send (keystrokes and calls are small; a pasted file is not).
 const MAX_MESSAGE: usize = 16 << 20;
-/// How long shutdown waits for killed sessions to report their exit: longer than the PTY's
-/// whole SIGHUP → SIGTERM → SIGKILL escalation (2 × 1.5 s), so none is left behind.
-const EXIT_WAIT: Duration = Duration::from_secs(5);
+/// How long shutdown waits, after the PTY's SIGHUP → SIGTERM → SIGKILL escalation, for the
+/// killed sessions to report their exit.
+const EXIT_REPORT_WAIT: Duration = Duration::from_secs(2);
 
 /// What every request handler shares.
 #[derive(Debug)]
@@ -143,7 +144,7 @@ fn close_project(deps: &Deps) {
         eprintln!("idea: could not record the running agents: {e}");
     }
     sessions::stop_all(deps);
-    let deadline = Instant::now() + EXIT_WAIT;
+    let deadline = Instant::now() + PtyConfig::default().stop_escalation() + EXIT_REPORT_WAIT;
     while Instant::now() < deadline
         && sessions::list(deps)
             .iter()

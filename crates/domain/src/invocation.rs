@@ -108,13 +108,19 @@ pub struct InvocationInputs<'a> {
     pub size: TerminalSize,
 }
 
+/// The folder the agent's CLI starts in (its run dir, or the project root for a profile that
+/// asks for it); also where the CLI saves its conversations for some CLIs.
+pub fn agent_cwd(profile: &AgentProfile, project_root: &Path, run_dir: &Path) -> PathBuf {
+    match profile.cwd_template {
+        CwdTemplate::AgentRunDir => run_dir.to_path_buf(),
+        CwdTemplate::ProjectRoot => project_root.to_path_buf(),
+    }
+}
+
 /// Builds the spawn spec and the context plan. Pure: same inputs, same result.
 pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextPlan) {
     let profile = inputs.profile;
-    let cwd = match profile.cwd_template {
-        CwdTemplate::AgentRunDir => inputs.run_dir.to_path_buf(),
-        CwdTemplate::ProjectRoot => inputs.project_root.to_path_buf(),
-    };
+    let cwd = agent_cwd(profile, inputs.project_root, inputs.run_dir);
     let mut args: Vec<String> = profile.args.iter().map(|a| fill_paths(a, inputs)).collect();
     if let Some(session) = &profile.session {
         let (template, id) = match inputs.plan {

@@ -6,7 +6,7 @@
 //! connectivity check when non-essential traffic is allowed) answers 200, and any other path
 //! under the prefixes Claude uses answers 404 with an Anthropic-shaped error.
 
-use super::{RequestLog, reply_text};
+use super::{RequestLog, body_json, reply_text};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -28,15 +28,6 @@ pub fn router(log: RequestLog) -> Router {
         .route("/api/hello", any(hello))
         .route("/api/{*rest}", any(unknown))
         .with_state(log)
-}
-
-/// The body as JSON; a body that is not JSON is kept as a string so the log still shows it.
-fn parse_body(body: &Bytes) -> Value {
-    if body.is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_slice(body)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
 }
 
 /// A fresh id with the given prefix (`msg_`, `req_`), unique within this process.
@@ -117,7 +108,7 @@ fn json_response(status: StatusCode, value: &Value) -> Response {
 }
 
 async fn messages(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
-    let request = parse_body(&body);
+    let request = body_json(&body);
     log.record("anthropic", uri.path(), &request);
     let model = request
         .get("model")
@@ -234,7 +225,7 @@ fn stream_response(
 }
 
 async fn count_tokens(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
-    let request = parse_body(&body);
+    let request = body_json(&body);
     log.record("anthropic", uri.path(), &request);
     json_response(
         StatusCode::OK,
@@ -249,7 +240,7 @@ async fn hello(State(log): State<RequestLog>, uri: Uri) -> Response {
 
 /// Any other call under the Anthropic prefixes: recorded, then refused the way the API refuses.
 async fn unknown(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
-    log.record("anthropic", uri.path(), &parse_body(&body));
+    log.record("anthropic", uri.path(), &body_json(&body));
     json_response(
         StatusCode::NOT_FOUND,
         &json!({"type": "error",

@@ -15,7 +15,7 @@
 //!
 //! Axum cannot route a `{model}:{method}` segment, so one catch-all route per version parses it.
 
-use super::{RequestLog, reply_text};
+use super::{RequestLog, body_json, reply_text};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
@@ -40,12 +40,7 @@ async fn handle(State(log): State<RequestLog>, method: Method, uri: Uri, body: B
     let path = uri
         .path_and_query()
         .map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
-    let body: Value = if body.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&body)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()))
-    };
+    let body = body_json(&body);
     log.record(API, &path, &body);
 
     let call = uri

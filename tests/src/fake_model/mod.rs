@@ -42,6 +42,15 @@ impl RequestLog {
     }
 }
 
+/// A request body as JSON; one that is not JSON is kept as a string, so the log still shows it.
+pub fn body_json(body: &[u8]) -> Value {
+    if body.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(body)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
+}
+
 /// The scripted answer to a user message: quotes it, so a test sees which turn it answers.
 pub fn reply_text(last_user: &str) -> String {
     let quoted: String = last_user.chars().take(80).collect();

@@ -10,7 +10,7 @@
 //! `"<METHOD> <uri>"` as its path, and answered 404, so a test can see what else a CLI asked for.
 //! Codex 0.171.0 with a custom provider calls nothing else (no `GET /v1/models`).
 
-use super::{RequestLog, reply_text};
+use super::{RequestLog, body_json, reply_text};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -31,15 +31,6 @@ pub fn router(log: RequestLog) -> Router {
         .route("/v1/responses", post(responses).fallback(unknown))
         .route("/v1/{*rest}", any(unknown))
         .with_state(log)
-}
-
-/// The body as JSON, or as a JSON string when it is not JSON (so it is still logged).
-fn body_json(body: &Bytes) -> Value {
-    if body.is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_slice(body)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(body).into_owned()))
 }
 
 async fn responses(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {

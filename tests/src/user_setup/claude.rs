@@ -31,7 +31,7 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
         serde_json::to_string_pretty(&config).unwrap_or_default(),
     );
     let home_str = home.to_string_lossy().into_owned();
-    [
+    super::env(&[
         ("HOME", home_str.as_str()),
         // The fake model server instead of the real service, and the key it is called with.
         ("ANTHROPIC_BASE_URL", base_url),
@@ -43,8 +43,5 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
         ("DISABLE_ERROR_REPORTING", "1"),
         // No `git clone` of the official plugin marketplace at start-up.
         ("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect()
+    ])
 }

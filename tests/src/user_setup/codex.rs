@@ -47,13 +47,17 @@ wire_api = "responses"
 "#
     );
     let _ = std::fs::write(codex_home.join("config.toml"), config);
-    let path = |p: &Path| p.to_string_lossy().into_owned();
-    vec![
-        ("HOME".to_owned(), path(home)),
-        ("CODEX_HOME".to_owned(), path(&codex_home)),
-        ("TMPDIR".to_owned(), path(&tmp)),
-        ("OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
-    ]
+    let (home, codex_home, tmp) = (
+        home.to_string_lossy(),
+        codex_home.to_string_lossy(),
+        tmp.to_string_lossy(),
+    );
+    super::env(&[
+        ("HOME", &home),
+        ("CODEX_HOME", &codex_home),
+        ("TMPDIR", &tmp),
+        ("OPENAI_API_KEY", API_KEY),
+    ])
 }
 
 #[cfg(test)]

@@ -49,13 +49,10 @@ pub fn prepare_home(home: &Path, base_url: &str) -> Vec<(String, String)> {
         serde_json::to_string_pretty(&state).unwrap_or_default(),
     );
     let home_str = home.to_string_lossy().into_owned();
-    [
+    super::env(&[
         ("HOME", home_str.as_str()),
         // The fake model server instead of the real service, and the key it is called with.
         ("GOOGLE_GEMINI_BASE_URL", base_url),
         ("GEMINI_API_KEY", API_KEY),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect()
+    ])
 }

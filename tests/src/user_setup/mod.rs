@@ -5,3 +5,11 @@
 pub mod claude;
 pub mod codex;
 pub mod gemini;
+
+/// `(name, value)` pairs as the owned environment `prepare_home` returns.
+fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}

@@ -257,7 +257,7 @@ impl Rig {
     pub fn ask(&mut self, session: &str, text: &str, needles: &[&str]) -> String {
         self.say(session, text);
         for _ in 0..2 {
-            if let Some(line) = self.find_request(session, needles, Duration::from_secs(5)) {
+            if let Some(line) = self.find_request(needles, Duration::from_secs(5)) {
                 return line;
             }
             self.wire
@@ -268,7 +268,7 @@ impl Rig {
 
     /// Waits for a model request whose body contains every one of `needles`.
     pub fn wait_request(&mut self, session: &str, needles: &[&str]) -> String {
-        if let Some(line) = self.find_request(session, needles, Duration::from_secs(60)) {
+        if let Some(line) = self.find_request(needles, Duration::from_secs(60)) {
             return line;
         }
         // Requests carry whole system prompts: show each one's path and which needles it has.
@@ -290,7 +290,7 @@ impl Rig {
         );
     }
 
-    fn find_request(&mut self, _session: &str, needles: &[&str], wait: Duration) -> Option<String> {
+    fn find_request(&mut self, needles: &[&str], wait: Duration) -> Option<String> {
         let deadline = Instant::now() + wait;
         loop {
             let log = std::fs::read_to_string(&self.model_log).unwrap_or_default();

@@ -6,7 +6,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::invocation::{
-    InvocationInputs, STRIPPED_ENV, SessionPlan, prepare_invocation, seed_plan,
+    InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation, seed_plan,
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
@@ -80,12 +80,11 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         .cloned()
         .ok_or(idea_domain::layout::LayoutError::NodeNotFound(node_id))?;
     let root = deps.store.root();
-    let cwd = match profile.cwd_template {
-        idea_domain::CwdTemplate::AgentRunDir => run_dir.clone(),
-        idea_domain::CwdTemplate::ProjectRoot => root.clone(),
-    };
+    let cwd = agent_cwd(&profile, &root, &run_dir);
     let plan = plan_for_cell(deps, &profile, agent_id, &leaf, &cwd, previous.as_ref());
-    // 6. the invocation
+    // 6. the folders it is handed, trusted in the CLI's own record
+    trust_handed_folders(deps, &profile, &cwd, &root);
+    // 7. the invocation
     let invocation = InvocationInputs {
         profile: &profile,
         project_root: &root,
@@ -95,8 +94,7 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         size,
     };
     let (spec, context) = prepare_invocation(&invocation);
-    trust_handed_folders(deps, &profile, &spec.cwd, &root);
-    // Step 4's per-CLI seeds (now that paths are known), then 7. the convention file.
+    // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
     write_context_files(
         deps,
         &agent,
@@ -120,7 +118,7 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
             None,
         ),
     };
-    // 8–9. spawn, register, publish; the cell remembers the conversation only once the CLI
+    // 9–10. spawn, register, publish; the cell remembers the conversation only once the CLI
     // is running, so a failed launch never leaves a conversation to "resume".
     let info = spawn_and_register(
         deps,

@@ -53,6 +53,24 @@ pub(crate) fn killed_by(signal: nix::sys::signal::Signal) -> ExitInfo {
     }
 }
 
+/// The name of the signal whose number `n` makes `code` = 128 + n, when IdeA sent it
+/// (bit n of `sent`): the program exited because of it (Claude Code exits 129 on SIGHUP).
+#[cfg(unix)]
+pub(crate) fn signal_name_of_exit(code: u32, sent: u64) -> Option<String> {
+    let number = code.checked_sub(128).filter(|n| *n < 64)?;
+    if sent & (1 << number) == 0 {
+        return None;
+    }
+    let signal = nix::sys::signal::Signal::try_from(i32::try_from(number).ok()?).ok()?;
+    Some(signal.as_str().to_owned())
+}
+
+/// Without signals there is nothing to name.
+#[cfg(not(unix))]
+pub(crate) fn signal_name_of_exit(_code: u32, _sent: u64) -> Option<String> {
+    None
+}
+
 #[cfg(not(unix))]
 pub(crate) fn wait_for_exit(child: &mut (dyn Child + Send + Sync)) -> ExitInfo {
     portable_wait(child)
@@ -87,5 +105,14 @@ mod tests {
             }
         );
         assert_eq!(killed_by(Signal::SIGHUP).signal.as_deref(), Some("SIGHUP"));
+    }
+
+    #[test]
+    fn an_exit_of_128_plus_a_signal_ideas_sent_is_named_after_it() {
+        let hup = 1 << (Signal::SIGHUP as u32);
+        assert_eq!(signal_name_of_exit(129, hup).as_deref(), Some("SIGHUP"));
+        assert_eq!(signal_name_of_exit(143, hup), None, "SIGTERM was not sent");
+        assert_eq!(signal_name_of_exit(1, hup), None);
+        assert_eq!(signal_name_of_exit(u32::MAX, u64::MAX), None);
     }
 }

@@ -71,6 +71,13 @@ pub struct PtyConfig {
     pub kill_grace: Duration,
 }
 
+impl PtyConfig {
+    /// The longest a stop can take before the last signal (SIGKILL) is sent.
+    pub fn stop_escalation(&self) -> Duration {
+        self.kill_grace * 2
+    }
+}
+
 impl Default for PtyConfig {
     fn default() -> Self {
         Self {

@@ -6,7 +6,7 @@
 //! - the *writer* applies queued input (ends when the waiter closes the queue);
 //! - the *waiter* reaps the child, records the exit and releases the PTY.
 
-use super::exit::wait_for_exit;
+use super::exit::{signal_name_of_exit, wait_for_exit};
 use super::output::OutputHub;
 use super::pump::{self, Batching, Event};
 use super::writer::Input;
@@ -199,24 +199,26 @@ impl Shared {
             return;
         }
         // SIGHUP first, as when a terminal window closes: the program may save its state.
-        self.note_signal(SIGHUP);
+        #[cfg(unix)]
+        self.note_signal(nix::sys::signal::Signal::SIGHUP);
         let _ = lock(&self.killer).kill();
         let shared = Arc::clone(self);
         // If this thread cannot start, the SIGHUP above is all we can do.
         let _ = spawn_named(&thread_name('k', self.id), move || shared.escalate_kill());
     }
 
-    fn note_signal(&self, number: u32) {
-        self.signals_sent.fetch_or(1 << number, Ordering::SeqCst);
+    #[cfg(unix)]
+    fn note_signal(&self, signal: nix::sys::signal::Signal) {
+        self.signals_sent
+            .fetch_or(1 << (signal as u32), Ordering::SeqCst);
     }
 
     /// Escalation thread: SIGTERM, then SIGKILL, to the whole process group, each only if the
     /// process is still there after the grace period.
+    #[cfg(unix)]
     fn escalate_kill(&self) {
-        for (number, signal) in [
-            (SIGTERM, Escalation::Terminate),
-            (SIGKILL, Escalation::Kill),
-        ] {
+        use nix::sys::signal::Signal;
+        for signal in [Signal::SIGTERM, Signal::SIGKILL] {
             let exit = lock(&self.exit);
             let (exit, _) = self
                 .exited
@@ -228,62 +230,30 @@ impl Shared {
             // Still under the lock: the waiter cannot record the exit meanwhile, but it may
             // have reaped the child already; the pid is only reused after that, so the window
             // is tiny.
-            self.note_signal(number);
+            self.note_signal(signal);
             signal_group(self.pid, signal);
         }
     }
-}
 
-const SIGHUP: u32 = 1;
-const SIGTERM: u32 = 15;
-const SIGKILL: u32 = 9;
-
-/// The steps after SIGHUP.
-#[derive(Debug, Clone, Copy)]
-enum Escalation {
-    Terminate,
-    Kill,
-}
-
-/// `128 + n` where IdeA sent signal `n`: the CLI exited because of it.
-fn signal_name_of_exit(code: u32, sent: u64) -> Option<String> {
-    let number = code.checked_sub(128).filter(|n| *n < 64)?;
-    if sent & (1 << number) == 0 {
-        return None;
-    }
-    Some(
-        match number {
-            SIGHUP => "SIGHUP",
-            SIGTERM => "SIGTERM",
-            SIGKILL => "SIGKILL",
-            _ => return None,
-        }
-        .to_owned(),
-    )
+    /// portable-pty's killer already terminates the process outright here.
+    #[cfg(not(unix))]
+    fn escalate_kill(&self) {}
 }
 
 /// The child is a session leader (portable-pty calls `setsid`), so its pid is also its
 /// process group: signalling the group reaches the agent's own subprocesses too.
 #[cfg(unix)]
-fn signal_group(pid: Option<u32>, step: Escalation) {
-    use nix::sys::signal::{Signal, kill, killpg};
+fn signal_group(pid: Option<u32>, signal: nix::sys::signal::Signal) {
+    use nix::sys::signal::{kill, killpg};
     use nix::unistd::Pid;
     let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) else {
         return;
-    };
-    let signal = match step {
-        Escalation::Terminate => Signal::SIGTERM,
-        Escalation::Kill => Signal::SIGKILL,
     };
     let pid = Pid::from_raw(pid);
     if killpg(pid, signal).is_err() {
         let _ = kill(pid, signal);
     }
 }
-
-/// portable-pty's killer already terminates the process outright here.
-#[cfg(not(unix))]
-fn signal_group(_pid: Option<u32>, _step: Escalation) {}
 
 impl PtySession {
     /// Every byte of output read so far, including bytes since dropped from the scrollback.
@@ -344,15 +314,6 @@ impl Drop for PtySession {
 mod tests {
     use super::*;
     use uuid::Uuid;
-
-    #[test]
-    fn an_exit_of_128_plus_a_signal_ideas_sent_is_named_after_it() {
-        let hup = 1 << SIGHUP;
-        assert_eq!(signal_name_of_exit(129, hup).as_deref(), Some("SIGHUP"));
-        assert_eq!(signal_name_of_exit(143, hup), None, "SIGTERM was not sent");
-        assert_eq!(signal_name_of_exit(1, hup), None);
-        assert_eq!(signal_name_of_exit(u32::MAX, u64::MAX), None);
-    }
 
     #[test]
     fn thread_names_fit_the_linux_limit_and_name_the_session() {
