@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 
 /// Inherited variables an agent must not see: it does not run inside the user's multiplexer,
 /// nor inside the terminal IdeA was started from (Gemini CLI offers VS Code set-up dialogs when
-/// `TERM_PROGRAM=vscode`).
+/// `TERM_PROGRAM=vscode`), nor in a CI job: a cell is an interactive terminal, and Gemini CLI
+/// turns headless and exits when `CI` or `GITHUB_ACTIONS` is `true`.
 pub const STRIPPED_ENV: &[&str] = &[
+    "CI",
+    "GITHUB_ACTIONS",
     "TMUX",
     "TMUX_PANE",
     "STY",

@@ -151,6 +151,10 @@ impl Rig {
             .env("IDEA_USER_DIR", &user)
             .env("PATH", path)
             .env("SHELL", "/bin/sh")
+            // IdeA is often started from a shell that says CI (CI runners, dev containers);
+            // Gemini CLI then turns headless unless IdeA keeps these from its cells.
+            .env("CI", "true")
+            .env("GITHUB_ACTIONS", "true")
             .env_remove("ANTHROPIC_API_KEY")
             .env_remove("OPENAI_API_KEY")
             .env_remove("GEMINI_API_KEY")

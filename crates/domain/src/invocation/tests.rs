@@ -269,3 +269,15 @@ fn paths_are_filled_in_args_and_seeds_and_unsafe_seeds_refused() {
     );
     assert_eq!(refused, ["../escape.json", "/etc/passwd"]);
 }
+
+#[test]
+fn agents_never_inherit_a_ci_marker_nor_the_outer_terminal() {
+    // Regression: Gemini CLI started by `idea serve` from a CI job ran headless and exited 42.
+    let p = profile(ContextInjection::ConventionFile {
+        target: "CLAUDE.md".into(),
+    });
+    let (spec, _) = prepare(&p, &SessionPlan::Assign("u1".into()));
+    for name in ["CI", "GITHUB_ACTIONS", "TERM_PROGRAM", "TMUX"] {
+        assert!(spec.env_remove.iter().any(|n| n == name), "{name} kept");
+    }
+}
