@@ -70,7 +70,8 @@ pub fn project_path(dir: &Path) -> AppResult<ProjectPath> {
 #[derive(Debug)]
 pub struct OpenProject {
     pub path: ProjectPath,
-    pub deps: Deps,
+    /// Shared with the blocking threads requests run on.
+    pub deps: Arc<Deps>,
     pub events: Arc<EventBus>,
 }
 
@@ -84,7 +85,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
     project::open(store.as_ref())?;
     let events = Arc::new(EventBus::default());
     let profiles: Arc<dyn ProfileCatalog> = Arc::new(profile_catalog());
-    let deps = Deps::new(Ports {
+    let deps = Arc::new(Deps::new(Ports {
         store,
         profiles,
         events: events.clone(),
@@ -92,6 +93,6 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         terminals: Arc::new(PortablePtyHost::default()),
         cli_homes: Arc::new(cli_homes()),
         login_shell: login_shell(),
-    });
+    }));
     Ok(OpenProject { path, deps, events })
 }

@@ -1,14 +1,16 @@
-//! The Tauri desktop shell: a window over the web frontend and four commands that forward to
-//! the transport-agnostic [`crate::api`] and the terminal streams. No logic lives here.
+//! The Tauri desktop shell: a window over the web frontend and four async commands that
+//! forward to [`crate::api::call`] and the terminal streams, off the main thread. No logic
+//! lives here.
 
 use crate::api;
+use crate::api::params::AttachAnswer;
 use crate::cli::Failure;
 use crate::compose::{OpenProject, open_project};
-use idea_application::{WireError, sessions};
+use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tauri::ipc::{Channel, InvokeResponseBody};
 use tauri::{Emitter, Manager, RunEvent};
 
@@ -18,39 +20,63 @@ struct Desktop {
     attachments: Mutex<HashMap<SessionId, u64>>,
 }
 
-#[tauri::command]
-fn api_request(
-    state: tauri::State<'_, Desktop>,
-    request: serde_json::Value,
-) -> Result<serde_json::Value, WireError> {
-    api::handle(&state.project.deps, api::decode(request)?)
+/// Runs `work` on a blocking thread: a request may do file I/O or wait for a process, and
+/// none may hold up the window's main thread or the async runtime.
+async fn off_main<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, WireError> + Send + 'static,
+) -> Result<T, WireError> {
+    tauri::async_runtime::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| {
+            Err(WireError::new(
+                ErrorKind::Internal,
+                format!("the request failed: {e}"),
+            ))
+        })
 }
 
 #[tauri::command]
-fn attach_terminal(
+async fn api_request(
+    state: tauri::State<'_, Desktop>,
+    method: String,
+    params: Option<serde_json::Value>,
+) -> Result<serde_json::Value, WireError> {
+    let deps = Arc::clone(&state.project.deps);
+    off_main(move || api::call(&deps, &method, params)).await
+}
+
+#[tauri::command]
+async fn attach_terminal(
     state: tauri::State<'_, Desktop>,
     session_id: SessionId,
     on_output: Channel<InvokeResponseBody>,
-) -> Result<serde_json::Value, WireError> {
-    let deps = &state.project.deps;
+) -> Result<AttachAnswer, WireError> {
+    let deps = Arc::clone(&state.project.deps);
     let sink = Box::new(move |bytes: &[u8]| {
         // Raw bytes reach the page as an ArrayBuffer, not a JSON array of numbers.
         let _ = on_output.send(InvokeResponseBody::Raw(bytes.to_vec()));
     });
-    let attachment = sessions::attach(deps, session_id, sink).map_err(|e| e.to_wire())?;
+    let attachment =
+        off_main(move || sessions::attach(&deps, session_id, sink).map_err(|e| e.to_wire()))
+            .await?;
     let previous = state
         .attachments
         .lock()
         .ok()
         .and_then(|mut a| a.insert(session_id, attachment.id));
     if let Some(previous) = previous {
-        sessions::detach(deps, session_id, previous);
+        sessions::detach(&state.project.deps, session_id, previous);
     }
-    Ok(serde_json::json!({ "attachment": attachment.id }))
+    Ok(AttachAnswer {
+        attachment: attachment.id,
+    })
 }
 
 #[tauri::command]
-fn detach_terminal(state: tauri::State<'_, Desktop>, session_id: SessionId) {
+async fn detach_terminal(
+    state: tauri::State<'_, Desktop>,
+    session_id: SessionId,
+) -> Result<(), ()> {
     if let Some(id) = state
         .attachments
         .lock()
@@ -59,10 +85,15 @@ fn detach_terminal(state: tauri::State<'_, Desktop>, session_id: SessionId) {
     {
         sessions::detach(&state.project.deps, session_id, id);
     }
+    Ok(())
 }
 
 #[tauri::command]
-fn ack_terminal(state: tauri::State<'_, Desktop>, session_id: SessionId, bytes: usize) {
+async fn ack_terminal(
+    state: tauri::State<'_, Desktop>,
+    session_id: SessionId,
+    bytes: usize,
+) -> Result<(), ()> {
     if let Some(id) = state
         .attachments
         .lock()
@@ -71,6 +102,7 @@ fn ack_terminal(state: tauri::State<'_, Desktop>, session_id: SessionId, bytes: 
     {
         sessions::ack(&state.project.deps, session_id, id, bytes);
     }
+    Ok(())
 }
 
 /// Opens `dir` in a desktop window and blocks until it is closed. On quit, the running agents
@@ -112,6 +144,8 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         if let RunEvent::Exit = event {
             let deps = &app.state::<Desktop>().project.deps;
             if let Err(e) = sessions::snapshot_running_agents(deps) {
+                let error = &e as &dyn std::error::Error;
+                tracing::error!(error, "could not record the running agents");
                 eprintln!("idea: could not record the running agents: {e}");
             }
             sessions::stop_all(deps);

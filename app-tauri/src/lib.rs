@@ -1,9 +1,11 @@
 //! IdeA's composition root and front ends: the `idea` command line, the transport-agnostic
-//! [`api`], the browser server ([`serve`]) and (feature `desktop`) the Tauri shell.
+//! [`api`], the browser server ([`serve`]), (feature `desktop`) the Tauri shell, and the
+//! [`logging`] every process does.
 
 pub mod api;
 pub mod cli;
 pub mod compose;
 #[cfg(feature = "desktop")]
 pub mod desktop;
+pub mod logging;
 pub mod serve;

@@ -220,6 +220,17 @@ fn doctor_reports_as_json() {
     assert!(report["landlock"]["supported"].is_boolean());
     assert!(report["webkit"].is_boolean());
     assert_eq!(report["userDir"], s.user.to_str().unwrap());
+    let log = std::path::PathBuf::from(report["log"].as_str().unwrap());
+    assert_eq!(log.parent(), Some(s.user.join("logs").as_path()));
+    assert!(
+        log.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("idea.log."),
+        "{}",
+        log.display()
+    );
 }
 
 #[test]

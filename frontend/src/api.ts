@@ -7,55 +7,15 @@ import { TauriTransport } from "./transport/tauri";
 import type { ApiError, ConnectionState, TerminalAttachment, Transport } from "./transport/transport";
 import { toApiError } from "./transport/transport";
 import { WebSocketTransport } from "./transport/websocket";
-import type {
-  Agent,
-  Direction,
-  DomainEvent,
-  Layouts,
-  NamedLayout,
-  PersonaTemplate,
-  ProfilesAnswer,
-  Project,
-  SessionInfo,
-  Side,
-} from "./types";
+import type { Methods } from "./generated/Methods";
+import type { DomainEvent, ErrorCode } from "./types";
 
 export type { ApiError, ConnectionState, TerminalAttachment };
-
-type Cell = { layoutId: string; nodeId: string };
-type Size = { rows: number; cols: number };
-
-/** Every request: its params and its result (docs/api.md, "Requests"). */
-export interface Methods {
-  getProject: [undefined, Project];
-  listProfiles: [undefined, ProfilesAnswer];
-  listTemplates: [undefined, PersonaTemplate[]];
-  listAgents: [undefined, Agent[]];
-  createAgent: [{ name: string; profileId: string; template: string | null }, Agent];
-  readAgentContext: [{ agentId: string }, string];
-  updateAgentContext: [{ agentId: string; content: string }, null];
-  deleteAgent: [{ agentId: string }, Agent];
-  getLayouts: [undefined, Layouts];
-  createLayout: [{ name: string }, NamedLayout];
-  renameLayout: [{ layoutId: string; name: string }, null];
-  deleteLayout: [{ layoutId: string }, null];
-  setActiveLayout: [{ layoutId: string }, null];
-  splitCell: [Cell & { direction: Direction }, string];
-  closeCell: [Cell, null];
-  moveCell: [Cell & { targetId: string; direction: Direction; side?: Side }, null];
-  swapCells: [{ layoutId: string; a: string; b: string }, null];
-  resizeSplit: [{ layoutId: string; splitId: string; ratios: number[] }, null];
-  assignAgent: [Cell & { agentId: string | null }, null];
-  launchAgent: [Cell & Size & { agentId: string }, SessionInfo];
-  openShell: [Cell & Size, SessionInfo];
-  stopSession: [{ sessionId: string }, null];
-  restartSession: [{ sessionId: string } & Size, SessionInfo];
-  listSessions: [undefined, SessionInfo[]];
-  writeTerminal: [{ sessionId: string; data: string }, null];
-  resizeTerminal: [{ sessionId: string } & Size, null];
-}
+export type { Methods };
 
 export type Method = keyof Methods;
+/** A request's params, as `request` takes them: none for a method without params. */
+type ParamsOf<M extends Method> = Methods[M]["params"] extends null ? [] : [Methods[M]["params"]];
 
 let current: Transport | null = null;
 
@@ -65,12 +25,9 @@ function transport(): Transport {
 }
 
 /** Sends one request named after a use case and returns its result; rejects with an [`ApiError`]. */
-export async function request<M extends Method>(
-  method: M,
-  ...params: Methods[M][0] extends undefined ? [] : [Methods[M][0]]
-): Promise<Methods[M][1]> {
+export async function request<M extends Method>(method: M, ...params: ParamsOf<M>): Promise<Methods[M]["result"]> {
   try {
-    return (await transport().request(method, params[0])) as Methods[M][1];
+    return (await transport().request(method, params[0])) as Methods[M]["result"];
   } catch (error) {
     throw toApiError(error);
   }
@@ -121,34 +78,36 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === "object" && value !== null && "code" in value && "message" in value;
 }
 
-/** How each error code reads to a user; the server's message carries the specifics. */
-const DESCRIBE: Record<string, (message: string) => string> = {
-  NOT_A_PROJECT: (m) => `This folder is not an IdeA project (${m}).`,
-  CORRUPT_FILE: (m) => `A project file is damaged and was left untouched: ${m}`,
-  NEWER_SCHEMA: (m) => `This project was saved by a newer IdeA; update IdeA to open it. ${m}`,
-  IO_ERROR: (m) => `Could not read or write a project file: ${m}`,
-  AGENT_NOT_FOUND: (m) => `${capitalise(m)} (it may have been deleted).`,
-  INVALID_NAME: (m) => capitalise(m),
-  AGENT_NAME_TAKEN: (m) => `${capitalise(m)}; choose another name.`,
-  PROFILE_NOT_FOUND: (m) => capitalise(m),
-  INVALID_PROFILE: (m) => `This runtime profile cannot be used: ${m}`,
-  TEMPLATE_NOT_FOUND: (m) => capitalise(m),
+/** How each error reads to a user; the server's message carries the specifics. Every code
+ * the backend declares must be here (the type says so). */
+const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => string } = {
+  NOT_A_PROJECT: ({ message: m }) => `This folder is not an IdeA project (${m}).`,
+  CORRUPT_FILE: ({ message: m }) => `A project file is damaged and was left untouched: ${m}`,
+  NEWER_SCHEMA: ({ message: m }) => `This project was saved by a newer IdeA; update IdeA to open it. ${m}`,
+  IO_ERROR: ({ message: m }) => `Could not read or write a project file: ${m}`,
+  AGENT_NOT_FOUND: ({ message: m }) => `${capitalise(m)} (it may have been deleted).`,
+  INVALID_NAME: ({ message: m }) => capitalise(m),
+  AGENT_NAME_TAKEN: ({ message: m }) => `${capitalise(m)}; choose another name.`,
+  PROFILE_NOT_FOUND: ({ message: m }) => capitalise(m),
+  INVALID_PROFILE: ({ message: m }) => `This runtime profile cannot be used: ${m}`,
+  TEMPLATE_NOT_FOUND: ({ message: m }) => capitalise(m),
   LAYOUT_NOT_FOUND: () => "This layout no longer exists.",
   NODE_NOT_FOUND: () => "This cell no longer exists (the layout changed).",
-  INVALID_LAYOUT_OPERATION: (m) => capitalise(m),
-  AGENT_ALREADY_RUNNING: (m) => capitalise(m),
-  AGENT_RUNNING: (m) => capitalise(m),
+  INVALID_LAYOUT_OPERATION: ({ message: m }) => capitalise(m),
+  AGENT_ALREADY_RUNNING: ({ message: m }) => capitalise(m),
+  AGENT_RUNNING: ({ message: m }) => capitalise(m),
   CELL_BUSY: () => "This cell already has a running terminal: stop it first.",
   SESSION_NOT_FOUND: () => "This terminal session no longer exists.",
   SESSION_EXITED: () => "This terminal's process has already exited.",
-  SPAWN_FAILED: (m) =>
-    /command not found/i.test(m)
-      ? `Could not start the process: ${m}. Is the CLI installed and on PATH? (\`idea doctor\` lists the CLIs found.)`
-      : `Could not start the process: ${m}`,
-  BAD_REQUEST: (m) => `IdeA refused the request: ${m}`,
-  INTERNAL: (m) => `Internal error: ${m}`,
+  COMMAND_NOT_FOUND: (e) =>
+    `Could not start ${e.command}: it is not installed or not on PATH. (\`idea doctor\` lists the CLIs found.)`,
+  SPAWN_FAILED: ({ message: m }) => `Could not start the process: ${m}`,
+  PROJECT_OWNED: (e) =>
+    `This project is open in another IdeA (process ${e.pid}${e.url ? `, ${e.url.split("?")[0]}` : ""}); use that one.`,
+  BAD_REQUEST: ({ message: m }) => `IdeA refused the request: ${m}`,
+  INTERNAL: ({ message: m }) => `Internal error: ${m}`,
   DISCONNECTED: () => "The connection to IdeA was lost; reconnecting…",
-  UNKNOWN_METHOD: (m) => `This IdeA backend does not support that request (${m}).`,
+  UNKNOWN_METHOD: ({ message: m }) => `This IdeA backend does not support that request (${m}).`,
 };
 
 function capitalise(text: string): string {
@@ -158,8 +117,8 @@ function capitalise(text: string): string {
 /** Readable text for an error thrown by `request`. */
 export function describeError(error: unknown): string {
   if (!isApiError(error)) return error instanceof Error ? error.message : String(error);
-  const describe = DESCRIBE[error.code];
-  return describe ? describe(error.message) : `${capitalise(error.message)} (${error.code})`;
+  const describe = DESCRIBE[error.code] as ((e: ApiError) => string) | undefined;
+  return describe ? describe(error) : `${capitalise(error.message)} (${error.code})`;
 }
 
 /** Something the user can do about an error. */
@@ -168,7 +127,5 @@ export type ErrorAction = { kind: "goToCell"; label: string; layoutId: string; n
 /** The action offered with an error, if any (AGENT_ALREADY_RUNNING → "Go to cell"). */
 export function errorAction(error: unknown): ErrorAction | null {
   if (!isApiError(error) || error.code !== "AGENT_ALREADY_RUNNING") return null;
-  const data = error.data as { layoutId?: unknown; nodeId?: unknown } | undefined;
-  if (typeof data?.layoutId !== "string" || typeof data.nodeId !== "string") return null;
-  return { kind: "goToCell", label: "Go to cell", layoutId: data.layoutId, nodeId: data.nodeId };
+  return { kind: "goToCell", label: "Go to cell", layoutId: error.layoutId, nodeId: error.nodeId };
 }

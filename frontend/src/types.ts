@@ -1,10 +1,8 @@
-// Shapes of the API's answers. The domain types are generated from the Rust types by ts-rs
-// (`src/generated/`); this module re-exports them under one import and adds the few shapes
-// that only exist on the wire (answers built ad hoc by the API layer).
+// The API's types, all generated from the Rust ones by ts-rs (`src/generated/`, written by
+// `scripts/gen-types.sh`); this module re-exports them under one import and adds narrowings.
 
-import type { AgentProfile } from "./generated/AgentProfile";
+import type { ErrorKind } from "./generated/ErrorKind";
 import type { LayoutNode } from "./generated/LayoutNode";
-import type { ProfileProblem } from "./generated/ProfileProblem";
 
 export type { Agent } from "./generated/Agent";
 export type { AgentId } from "./generated/AgentId";
@@ -26,11 +24,12 @@ export type { SessionInfo } from "./generated/SessionInfo";
 export type { Side } from "./generated/Side";
 export type { Split } from "./generated/Split";
 
-/** `listProfiles`' answer. */
-export interface ProfilesAnswer {
-  profiles: AgentProfile[];
-  problems: ProfileProblem[];
-}
+export type { CellRef } from "./generated/CellRef";
+export type { ProfilesAnswer } from "./generated/ProfilesAnswer";
+export type { WireError } from "./generated/WireError";
+
+/** Every error code the backend declares (`crates/application/src/error.rs`). */
+export type ErrorCode = ErrorKind["code"];
 
 /** A layout node narrowed to a cell / a split (the generated union is an intersection). */
 export type LeafNode = Extract<LayoutNode, { type: "leaf" }>;

@@ -57,6 +57,8 @@ struct DoctorReport {
     desktop_build: bool,
     user_dir: PathBuf,
     user_profiles: PathBuf,
+    /// Today's log file (`<user dir>/logs/idea.log.<UTC date>`).
+    log: PathBuf,
     profile_problems: Vec<idea_domain::ports::ProfileProblem>,
 }
 
@@ -112,6 +114,7 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
         display: probe::display_present(),
         desktop_build: cfg!(feature = "desktop"),
         user_profiles: idea_infrastructure::profiles::user_profiles_path(&dir),
+        log: crate::logging::current_log_file(&dir),
         user_dir: dir,
         profile_problems: catalog.problems(),
     };
@@ -143,6 +146,7 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
     println!("Desktop build:  {}", yes_no(report.desktop_build));
     println!("User data:      {}", report.user_dir.display());
     println!("User profiles:  {}", report.user_profiles.display());
+    println!("Log:            {}", report.log.display());
     println!("Project data:   <project>/.ideai/ (run/ is git-ignored)");
     for problem in &report.profile_problems {
         println!(

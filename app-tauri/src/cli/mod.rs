@@ -48,6 +48,21 @@ pub enum Command {
     Desktop { dir: Option<PathBuf> },
 }
 
+impl Command {
+    /// The subcommand's name, for the log (its arguments may hold a secret: `--token`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Init { .. } => "init",
+            Self::Agent(_) => "agent",
+            Self::Profiles { .. } => "profiles",
+            Self::Doctor { .. } => "doctor",
+            Self::Serve { .. } => "serve",
+            #[cfg(feature = "desktop")]
+            Self::Desktop { .. } => "desktop",
+        }
+    }
+}
+
 /// Why a command failed, split by audience.
 #[derive(Debug)]
 pub enum Failure {

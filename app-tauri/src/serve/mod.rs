@@ -112,9 +112,14 @@ impl Server {
             served = axum::serve(self.listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); }), app).into_future() => served,
             () = shutdown => Ok(()),
         };
+        // A failure is logged where `idea serve` reports it, with its causes.
+        if served.is_ok() {
+            tracing::info!("stopping");
+        }
         let shared = self.shared;
         let closed = tokio::task::spawn_blocking(move || close_project(&shared.project.deps)).await;
         if let Err(e) = closed {
+            tracing::error!(error = %e, "closing the project failed");
             eprintln!("idea: closing the project failed: {e}");
         }
         served
@@ -141,16 +146,25 @@ async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Res
 /// moment to be recorded.
 fn close_project(deps: &Deps) {
     if let Err(e) = sessions::snapshot_running_agents(deps) {
+        // As `&dyn Error`, the log line lists its causes (`error.sources=[…]`).
+        let error = &e as &dyn std::error::Error;
+        tracing::error!(error, "could not record the running agents");
         eprintln!("idea: could not record the running agents: {e}");
     }
     sessions::stop_all(deps);
     let deadline = Instant::now() + PtyConfig::default().stop_escalation() + EXIT_REPORT_WAIT;
-    while Instant::now() < deadline
-        && sessions::list(deps)
+    let running = || {
+        sessions::list(deps)
             .iter()
-            .any(|s| s.status == SessionStatus::Running)
-    {
+            .filter(|s| s.status == SessionStatus::Running)
+            .count()
+    };
+    while Instant::now() < deadline && running() > 0 {
         std::thread::sleep(Duration::from_millis(20));
+    }
+    match running() {
+        0 => tracing::info!("project closed"),
+        left => tracing::warn!(left, "project closed with sessions still running"),
     }
 }
 
@@ -207,6 +221,12 @@ pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> 
         }
         None => auth::new_token(),
     };
+    // Never logged (nor is the URL that carries it); masked should a dependency ever try.
+    crate::logging::redact(&token);
+    eprintln!(
+        "idea: log: {}",
+        crate::logging::current_log_file(&crate::compose::user_dir()).display()
+    );
     let project = prepare(dir)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -222,6 +242,8 @@ pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> 
         let server = bind(project, port, token)
             .await
             .map_err(|e| Failure::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+        // The address only: the URL carries the token.
+        tracing::info!(project = %shown, addr = %server.addr(), "serving");
         // One line, parsed by scripts and tests; a closed stdout must not stop the server.
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "IdeA serving {shown} at {}", server.url());

@@ -1,9 +1,8 @@
 //! JSON-RPC 2.0 framing of the WebSocket's text frames: parsing one call, shaping answers
 //! and notifications, and mapping IdeA's errors to JSON-RPC error codes.
 
-use crate::api;
-use idea_application::WireError;
-use serde::de::DeserializeOwned;
+use crate::api::StreamRequest;
+use idea_application::{ErrorKind, WireError};
 use serde_json::{Map, Value, json};
 
 pub(super) const PARSE_ERROR: i64 = -32700;
@@ -38,37 +37,24 @@ impl RpcError {
         }
     }
 
-    /// An application error: `-32000` with `data: {code, ...details}`.
+    /// An IdeA error: `data` is `{code, ...details}`; the JSON-RPC code is `-32601` for an
+    /// unknown method, `-32602` for bad params, `-32000` for everything else.
     pub fn from_wire(error: WireError) -> Self {
-        let mut data = Map::new();
-        data.insert("code".into(), Value::from(error.code));
-        match error.data {
-            Some(Value::Object(details)) => {
-                for (key, value) in details {
-                    if key != "code" {
-                        data.insert(key, value);
-                    }
-                }
-            }
-            Some(Value::Null) | None => {}
-            Some(other) => {
-                data.insert("details".into(), other);
-            }
-        }
+        let code = match error.kind {
+            ErrorKind::UnknownMethod { .. } => METHOD_NOT_FOUND,
+            ErrorKind::BadRequest => INVALID_PARAMS,
+            _ => APPLICATION_ERROR,
+        };
         Self {
-            code: APPLICATION_ERROR,
+            code,
             message: error.message,
-            data: Some(Value::Object(data)),
+            data: serde_json::to_value(&error.kind).ok(),
         }
     }
 
     /// `INTERNAL` as an application error (a use case that panicked, say).
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::from_wire(WireError {
-            code: "INTERNAL",
-            message: message.into(),
-            data: None,
-        })
+        Self::from_wire(WireError::new(ErrorKind::Internal, message))
     }
 }
 
@@ -111,48 +97,9 @@ pub(super) fn parse(text: &str) -> Result<Call, Box<(Value, RpcError)>> {
     })
 }
 
-/// Whether `params` carries nothing (absent, `null`, `{}` or `[]`).
-fn is_empty(params: Option<&Value>) -> bool {
-    match params {
-        None | Some(Value::Null) => true,
-        Some(Value::Object(o)) => o.is_empty(),
-        Some(Value::Array(a)) => a.is_empty(),
-        Some(_) => false,
-    }
-}
-
-/// Decodes an API request, telling an unknown method (`-32601`) from bad params (`-32602`).
-///
-/// The method alone is decoded first: with no params, the only "unknown variant" serde can
-/// report is the method itself, so the test below cannot confuse it with an unknown value
-/// inside the params (say `direction: "diagonal"`).
-pub(super) fn decode_request(
-    method: &str,
-    params: Option<Value>,
-) -> Result<api::Request, RpcError> {
-    let probe = api::decode(json!({ "method": method }));
-    match probe {
-        Ok(request) if is_empty(params.as_ref()) => return Ok(request),
-        Err(e) if e.message.contains(&format!("unknown variant `{method}`")) => {
-            return Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("unknown method \"{method}\""),
-            ));
-        }
-        _ => {}
-    }
-    let mut raw = Map::new();
-    raw.insert("method".into(), Value::from(method));
-    if let Some(params) = params {
-        raw.insert("params".into(), params);
-    }
-    api::decode(Value::Object(raw)).map_err(|e| RpcError::new(INVALID_PARAMS, e.message))
-}
-
 /// The params of a stream method (`attachTerminal`, …); malformed ones are `-32602`.
-pub(super) fn params<T: DeserializeOwned>(params: Option<Value>) -> Result<T, RpcError> {
-    serde_json::from_value(params.unwrap_or(Value::Null))
-        .map_err(|e| RpcError::new(INVALID_PARAMS, format!("bad params: {e}")))
+pub(super) fn stream_call(method: &str, params: Option<Value>) -> Result<StreamRequest, RpcError> {
+    StreamRequest::decode(method, params).map_err(|e| RpcError::from_wire(e.into()))
 }
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}`.
@@ -233,48 +180,53 @@ mod tests {
     }
 
     #[test]
-    fn unit_methods_accept_absent_null_or_empty_params() {
-        for params in [None, Some(Value::Null), Some(json!({})), Some(json!([]))] {
-            let request = decode_request("getProject", params).unwrap();
-            assert!(matches!(request, api::Request::GetProject));
-        }
-    }
-
-    #[test]
-    fn unknown_methods_and_bad_params_are_told_apart() {
-        let unknown = decode_request("launchRocket", None).unwrap_err();
+    fn unknown_methods_and_bad_params_keep_their_json_rpc_codes() {
+        let unknown = RpcError::from_wire(
+            crate::api::Request::decode("launchRocket", None)
+                .unwrap_err()
+                .into(),
+        );
         assert_eq!(unknown.code, METHOD_NOT_FOUND);
-        let missing = decode_request("createLayout", None).unwrap_err();
+        assert_eq!(
+            unknown.data,
+            Some(json!({"code": "UNKNOWN_METHOD", "method": "launchRocket"}))
+        );
+        let missing = RpcError::from_wire(
+            crate::api::Request::decode("createLayout", None)
+                .unwrap_err()
+                .into(),
+        );
         assert_eq!(missing.code, INVALID_PARAMS);
-        let wrong = decode_request("createLayout", Some(json!({"name": 5}))).unwrap_err();
-        assert_eq!(wrong.code, INVALID_PARAMS);
-        // An unknown enum value inside the params is still a params problem.
-        let nil = "00000000-0000-0000-0000-000000000000";
-        let direction = decode_request(
-            "splitCell",
-            Some(json!({"layoutId": nil, "nodeId": nil, "direction": "splitCell"})),
-        )
-        .unwrap_err();
-        assert_eq!(direction.code, INVALID_PARAMS);
-        let ok = decode_request("createLayout", Some(json!({"name": "Review"}))).unwrap();
-        assert!(matches!(ok, api::Request::CreateLayout { .. }));
+        assert_eq!(
+            stream_call("ackTerminal", Some(json!({"bytes": 1})))
+                .unwrap_err()
+                .code,
+            INVALID_PARAMS
+        );
     }
 
     #[test]
     fn application_errors_carry_the_idea_code_and_details() {
-        let error = RpcError::from_wire(WireError {
-            code: "AGENT_ALREADY_RUNNING",
-            message: "Ada is already running in another cell".into(),
-            data: Some(json!({"layoutId": "l", "nodeId": "n"})),
-        });
+        let nil = idea_domain::LayoutId(uuid::Uuid::nil());
+        let node = idea_domain::NodeId(uuid::Uuid::nil());
+        let agent = idea_domain::AgentId(uuid::Uuid::nil());
+        let error = RpcError::from_wire(WireError::new(
+            ErrorKind::AgentAlreadyRunning {
+                agent_id: agent,
+                layout_id: nil,
+                node_id: node,
+            },
+            "Ada is already running in another cell",
+        ));
         let text = super::error(json!(1), &error);
         let answer: Value = serde_json::from_str(&text).unwrap();
+        let zero = "00000000-0000-0000-0000-000000000000";
         assert_eq!(
             answer,
             json!({"jsonrpc": "2.0", "id": 1, "error": {
                 "code": -32000,
                 "message": "Ada is already running in another cell",
-                "data": {"code": "AGENT_ALREADY_RUNNING", "layoutId": "l", "nodeId": "n"}
+                "data": {"code": "AGENT_ALREADY_RUNNING", "agentId": zero, "layoutId": zero, "nodeId": zero}
             }})
         );
     }

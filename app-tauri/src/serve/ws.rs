@@ -3,14 +3,15 @@
 
 use super::Shared;
 use super::rpc::{self, RpcError};
+use crate::api::StreamRequest;
+use crate::api::params::{AckTerminalParams, AttachAnswer};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use idea_application::sessions;
 use idea_domain::SessionId;
 use idea_domain::terminal::OutputSink;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{broadcast, mpsc};
@@ -26,19 +27,6 @@ const LAGGED: u16 = 1013;
 /// delivered but unacknowledged), answers are bounded by the calls this client makes, and
 /// events arrive through a bounded broadcast channel instead.
 type Outgoing = mpsc::UnboundedSender<Message>;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SessionParams {
-    session_id: SessionId,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AckParams {
-    session_id: SessionId,
-    bytes: u64,
-}
 
 /// A binary frame: the session's 16 uuid bytes, then `payload`.
 fn frame(session: SessionId, payload: &[u8]) -> Message {
@@ -146,30 +134,31 @@ impl Client {
             }
         };
         let rpc::Call { id, method, params } = call;
-        let outcome = match method.as_str() {
-            "attachTerminal" => return self.attach(id, params),
-            "detachTerminal" => self.detach(params),
-            "ackTerminal" => self.ack(params),
-            _ => self.api(&method, params).await,
+        let stream = crate::api::STREAM_METHODS
+            .iter()
+            .any(|m| m.name == method)
+            .then(|| rpc::stream_call(&method, params.clone()));
+        let outcome = match stream {
+            Some(Ok(StreamRequest::AttachTerminal(p))) => return self.attach(id, p.session_id),
+            Some(Ok(StreamRequest::DetachTerminal(p))) => self.detach(p.session_id),
+            Some(Ok(StreamRequest::AckTerminal(p))) => self.ack(p),
+            Some(Err(e)) => Err(e),
+            None => self.api(&method, params).await,
         };
         self.reply(id, outcome);
     }
 
     /// Any request of [`crate::api`], run off the async threads (use cases may do file I/O).
     async fn api(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
-        let request = rpc::decode_request(method, params)?;
         let shared = Arc::clone(&self.shared);
-        tokio::task::spawn_blocking(move || crate::api::handle(&shared.project.deps, request))
+        let method = method.to_owned();
+        tokio::task::spawn_blocking(move || crate::api::call(&shared.project.deps, &method, params))
             .await
             .map_err(|e| RpcError::internal(format!("the request failed: {e}")))?
             .map_err(RpcError::from_wire)
     }
 
-    fn attach(&mut self, id: Option<Value>, params: Option<Value>) {
-        let session = match rpc::params::<SessionParams>(params) {
-            Ok(p) => p.session_id,
-            Err(e) => return self.reply(id, Err(e)),
-        };
+    fn attach(&mut self, id: Option<Value>, session: SessionId) {
         let deps = &self.shared.project.deps;
         if let Some(previous) = self.attachments.remove(&session) {
             sessions::detach(deps, session, previous);
@@ -184,23 +173,26 @@ impl Client {
         };
         self.attachments.insert(session, attachment);
         let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
-        self.reply(id, Ok(json!({ "attachment": attachment })));
+        self.reply(
+            id,
+            serde_json::to_value(AttachAnswer { attachment })
+                .map_err(|e| RpcError::internal(e.to_string())),
+        );
         for held in gate.held.drain(..) {
             let _ = self.out.send(held);
         }
         gate.open = true;
     }
 
-    fn detach(&mut self, params: Option<Value>) -> Result<Value, RpcError> {
-        let session = rpc::params::<SessionParams>(params)?.session_id;
+    fn detach(&mut self, session: SessionId) -> Result<Value, RpcError> {
         if let Some(attachment) = self.attachments.remove(&session) {
             sessions::detach(&self.shared.project.deps, session, attachment);
         }
         Ok(Value::Null)
     }
 
-    fn ack(&self, params: Option<Value>) -> Result<Value, RpcError> {
-        let AckParams { session_id, bytes } = rpc::params(params)?;
+    fn ack(&self, params: AckTerminalParams) -> Result<Value, RpcError> {
+        let AckTerminalParams { session_id, bytes } = params;
         if let Some(&attachment) = self.attachments.get(&session_id) {
             let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
             sessions::ack(&self.shared.project.deps, session_id, attachment, bytes);

@@ -1,9 +1,12 @@
-//! The one error type of the use cases, with a stable code per variant for the UI and the CLI.
+//! The one error type of the use cases, and the one shape every front end receives: a stable
+//! code with typed details ([`ErrorKind`]) and a readable message ([`WireError`]).
 
 use idea_domain::layout::LayoutError;
 use idea_domain::ports::StoreError;
-use idea_domain::{InvalidAgentName, LayoutId, NodeId};
-use serde::Serialize;
+use idea_domain::terminal::PtyError;
+use idea_domain::{AgentId, InvalidAgentName, LayoutId, NodeId};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// What went wrong in a use case.
 #[derive(Debug, thiserror::Error)]
@@ -27,48 +30,156 @@ pub enum AppError {
     #[error("{agent} is already running in another cell")]
     AgentAlreadyRunning {
         agent: String,
+        agent_id: AgentId,
         layout_id: LayoutId,
         node_id: NodeId,
     },
     #[error("{0} is running: stop it first")]
     AgentRunning(String),
     #[error("cell {0} already has a running terminal: stop it first")]
-    CellBusy(String),
+    CellBusy(NodeId),
     #[error("no terminal session {0}")]
     SessionNotFound(String),
     #[error("terminal session {0} has exited")]
     SessionExited(String),
-    #[error("{0}")]
-    SpawnFailed(String),
+    #[error(transparent)]
+    Spawn(#[from] PtyError),
     #[error("internal error: {0}")]
     Internal(String),
 }
 
+/// Every error code a front end can receive, with the details it can act on. Serialised as
+/// `{"code": "AGENT_ALREADY_RUNNING", "layoutId": …, "nodeId": …}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, strum::EnumDiscriminants)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "code", rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum_discriminants(
+    name(ErrorCode),
+    derive(strum::IntoStaticStr, strum::EnumIter, Hash),
+    strum(serialize_all = "SCREAMING_SNAKE_CASE")
+)]
+pub enum ErrorKind {
+    NotAProject {
+        path: PathBuf,
+    },
+    CorruptFile {
+        path: PathBuf,
+    },
+    NewerSchema {
+        path: PathBuf,
+    },
+    IoError {
+        path: PathBuf,
+    },
+    AgentNotFound,
+    InvalidName,
+    AgentNameTaken,
+    ProfileNotFound,
+    InvalidProfile,
+    TemplateNotFound,
+    LayoutNotFound,
+    NodeNotFound,
+    InvalidLayoutOperation,
+    /// The agent runs in another cell: the UI offers "Go to cell".
+    #[serde(rename_all = "camelCase")]
+    AgentAlreadyRunning {
+        agent_id: AgentId,
+        layout_id: LayoutId,
+        node_id: NodeId,
+    },
+    AgentRunning,
+    #[serde(rename_all = "camelCase")]
+    CellBusy {
+        node_id: NodeId,
+    },
+    SessionNotFound,
+    SessionExited,
+    /// The agent's CLI is not installed or not on `PATH`.
+    CommandNotFound {
+        command: String,
+    },
+    SpawnFailed {
+        command: String,
+    },
+    /// The project is open in another IdeA process, which alone may change it.
+    ProjectOwned {
+        pid: u32,
+        url: Option<String>,
+    },
+    /// The request's params were malformed.
+    BadRequest,
+    UnknownMethod {
+        method: String,
+    },
+    /// The client lost its connection to IdeA (raised by the front end itself).
+    Disconnected,
+    Internal,
+}
+
+impl ErrorCode {
+    /// `AGENT_NOT_FOUND`, …
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Lets tests and callers compare a code with its wire spelling.
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 impl AppError {
-    /// A stable code the UI maps to a message and the CLI to an exit status.
-    pub fn code(&self) -> &'static str {
+    /// The code and details of this error.
+    pub fn kind(&self) -> ErrorKind {
+        use ErrorKind as K;
         match self {
-            Self::Store(StoreError::NotAProject(_)) => "NOT_A_PROJECT",
-            Self::Store(StoreError::Corrupt { .. }) => "CORRUPT_FILE",
-            Self::Store(StoreError::NewerSchema { .. }) => "NEWER_SCHEMA",
-            Self::Store(StoreError::Io { .. }) => "IO_ERROR",
-            Self::AgentNotFound(_) => "AGENT_NOT_FOUND",
-            Self::InvalidName(_) => "INVALID_NAME",
-            Self::AgentNameTaken(_) => "AGENT_NAME_TAKEN",
-            Self::ProfileNotFound(_) => "PROFILE_NOT_FOUND",
-            Self::InvalidProfile(_) => "INVALID_PROFILE",
-            Self::TemplateNotFound(..) => "TEMPLATE_NOT_FOUND",
-            Self::Layout(LayoutError::NodeNotFound(_)) => "NODE_NOT_FOUND",
-            Self::Layout(LayoutError::LayoutNotFound(_)) => "LAYOUT_NOT_FOUND",
-            Self::Layout(_) => "INVALID_LAYOUT_OPERATION",
-            Self::AgentAlreadyRunning { .. } => "AGENT_ALREADY_RUNNING",
-            Self::AgentRunning(_) => "AGENT_RUNNING",
-            Self::CellBusy(_) => "CELL_BUSY",
-            Self::SessionNotFound(_) => "SESSION_NOT_FOUND",
-            Self::SessionExited(_) => "SESSION_EXITED",
-            Self::SpawnFailed(_) => "SPAWN_FAILED",
-            Self::Internal(_) => "INTERNAL",
+            Self::Store(StoreError::NotAProject(path)) => K::NotAProject { path: path.clone() },
+            Self::Store(StoreError::Corrupt { path, .. }) => K::CorruptFile { path: path.clone() },
+            Self::Store(StoreError::NewerSchema { path, .. }) => {
+                K::NewerSchema { path: path.clone() }
+            }
+            Self::Store(StoreError::Io { path, .. }) => K::IoError { path: path.clone() },
+            Self::AgentNotFound(_) => K::AgentNotFound,
+            Self::InvalidName(_) => K::InvalidName,
+            Self::AgentNameTaken(_) => K::AgentNameTaken,
+            Self::ProfileNotFound(_) => K::ProfileNotFound,
+            Self::InvalidProfile(_) => K::InvalidProfile,
+            Self::TemplateNotFound(..) => K::TemplateNotFound,
+            Self::Layout(LayoutError::NodeNotFound(_)) => K::NodeNotFound,
+            Self::Layout(LayoutError::LayoutNotFound(_)) => K::LayoutNotFound,
+            Self::Layout(_) => K::InvalidLayoutOperation,
+            Self::AgentAlreadyRunning {
+                agent_id,
+                layout_id,
+                node_id,
+                ..
+            } => K::AgentAlreadyRunning {
+                agent_id: *agent_id,
+                layout_id: *layout_id,
+                node_id: *node_id,
+            },
+            Self::AgentRunning(_) => K::AgentRunning,
+            Self::CellBusy(node_id) => K::CellBusy { node_id: *node_id },
+            Self::SessionNotFound(_) => K::SessionNotFound,
+            Self::SessionExited(_) => K::SessionExited,
+            Self::Spawn(PtyError::CommandNotFound(command)) => K::CommandNotFound {
+                command: command.clone(),
+            },
+            Self::Spawn(PtyError::SpawnFailed { command, .. }) => K::SpawnFailed {
+                command: command.clone(),
+            },
+            Self::Spawn(_) => K::SpawnFailed {
+                command: String::new(),
+            },
+            Self::Internal(_) => K::Internal,
         }
+    }
+
+    /// A stable code the UI maps to a message and the CLI to an exit status.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::from(&self.kind())
     }
 
     /// Whether the user can fix this by changing their input or files (CLI exit 2), as opposed
@@ -79,29 +190,39 @@ impl AppError {
 
     /// The wire shape of this error.
     pub fn to_wire(&self) -> WireError {
-        let data = match self {
-            Self::AgentAlreadyRunning {
-                layout_id, node_id, ..
-            } => Some(serde_json::json!({ "layoutId": layout_id, "nodeId": node_id })),
-            _ => None,
-        };
         WireError {
-            code: self.code(),
             message: self.to_string(),
-            data,
+            kind: self.kind(),
         }
     }
 }
 
-/// `{code, message}`: the one error shape every front end receives.
-#[derive(Debug, Clone, Serialize)]
+/// `{code, message, …details}`: the one error shape every front end receives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct WireError {
-    pub code: &'static str,
     pub message: String,
-    /// Details the UI can act on (e.g. the cell where an agent already runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<serde_json::Value>,
+    #[serde(flatten)]
+    pub kind: ErrorKind,
+}
+
+impl WireError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            kind,
+        }
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::from(&self.kind)
+    }
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.code().as_str())
+    }
 }
 
 pub type AppResult<T> = Result<T, AppError>;

@@ -4,7 +4,7 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::layout::{Direction, LayoutError, Layouts, NamedLayout, Side};
-use idea_domain::{AgentId, DomainEvent, LayoutId, NodeId};
+use idea_domain::{AgentId, CellRef, DomainEvent, LayoutId, NodeId};
 
 /// Name of the layout a new project starts with.
 pub const DEFAULT_LAYOUT_NAME: &str = "Main";
@@ -98,18 +98,13 @@ pub fn set_active(deps: &Deps, id: LayoutId) -> AppResult<()> {
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
-pub fn split(
-    deps: &Deps,
-    layout: LayoutId,
-    node: NodeId,
-    direction: Direction,
-) -> AppResult<NodeId> {
+pub fn split(deps: &Deps, cell: CellRef, direction: Direction) -> AppResult<NodeId> {
     let new_leaf = NodeId(deps.ids.new_uuid());
     let new_split = NodeId(deps.ids.new_uuid());
     update(deps, |l| {
-        layout_mut(l, layout)?
+        layout_mut(l, cell.layout_id)?
             .tree
-            .split(node, direction, new_leaf, new_split)?;
+            .split(cell.node_id, direction, new_leaf, new_split)?;
         Ok(new_leaf)
     })
 }
@@ -118,9 +113,9 @@ pub fn split(
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
-pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
+pub fn close(deps: &Deps, cell: CellRef) -> AppResult<()> {
     let closed = update(deps, |l| {
-        layout_mut(l, layout)?.tree.close(node)?;
+        layout_mut(l, cell.layout_id)?.tree.close(cell.node_id)?;
         Ok(())
     });
     // A closed cell's terminal goes with it.
@@ -130,23 +125,37 @@ pub fn close(deps: &Deps, layout: LayoutId, node: NodeId) -> AppResult<()> {
     closed
 }
 
-/// MoveCell: detaches `node` and puts it next to `target`, on `side` (before = left/above).
+/// Where [`move_cell`] puts a cell: next to `target` in the same layout, on `side`
+/// (before = left/above) of a split in `direction`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveCell {
+    pub cell: CellRef,
+    pub target: NodeId,
+    pub direction: Direction,
+    pub side: Side,
+}
+
+/// MoveCell: detaches a cell and puts it next to another. The cell keeps its id, so its
+/// session stays with it.
 ///
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
-pub fn move_cell(
-    deps: &Deps,
-    layout: LayoutId,
-    node: NodeId,
-    target: NodeId,
-    direction: Direction,
-    side: Side,
-) -> AppResult<()> {
+pub fn move_cell(deps: &Deps, request: MoveCell) -> AppResult<()> {
+    let MoveCell {
+        cell,
+        target,
+        direction,
+        side,
+    } = request;
     let new_split = NodeId(deps.ids.new_uuid());
     update(deps, |l| {
-        Ok(layout_mut(l, layout)?
-            .tree
-            .move_leaf_to(node, target, direction, side, new_split)?)
+        Ok(layout_mut(l, cell.layout_id)?.tree.move_leaf_to(
+            cell.node_id,
+            target,
+            direction,
+            side,
+            new_split,
+        )?)
     })
 }
 
@@ -160,7 +169,10 @@ pub fn swap(deps: &Deps, layout: LayoutId, a: NodeId, b: NodeId) -> AppResult<()
     let _launching = deps.sessions.lock_launch();
     update(deps, |l| Ok(layout_mut(l, layout)?.tree.swap(a, b)?))?;
     for moved in deps.sessions.swap_cells(layout, a, b) {
-        deps.publish(DomainEvent::SessionStarted { session: moved });
+        deps.publish(DomainEvent::SessionMoved {
+            session_id: moved.session_id,
+            cell: moved.cell,
+        });
     }
     Ok(())
 }
@@ -179,23 +191,20 @@ pub fn resize(deps: &Deps, layout: LayoutId, split: NodeId, ratios: Vec<f64>) ->
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, store errors.
-pub fn assign_agent(
-    deps: &Deps,
-    layout: LayoutId,
-    node: NodeId,
-    agent: Option<AgentId>,
-) -> AppResult<()> {
+pub fn assign_agent(deps: &Deps, cell: CellRef, agent: Option<AgentId>) -> AppResult<()> {
     if let Some(id) = agent
         && deps.store.load_manifest()?.get(id).is_none()
     {
         return Err(AppError::AgentNotFound(id.to_string()));
     }
     update(deps, |l| {
-        Ok(layout_mut(l, layout)?.tree.assign_agent(node, agent)?)
+        Ok(layout_mut(l, cell.layout_id)?
+            .tree
+            .assign_agent(cell.node_id, agent)?)
     })?;
     deps.publish(DomainEvent::CellAgentAssigned {
-        layout_id: layout,
-        node_id: node,
+        layout_id: cell.layout_id,
+        node_id: cell.node_id,
         agent_id: agent,
     });
     Ok(())

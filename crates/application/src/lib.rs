@@ -9,4 +9,4 @@ pub mod project;
 pub mod sessions;
 
 pub use deps::{Deps, Ports};
-pub use error::{AppError, AppResult, WireError};
+pub use error::{AppError, AppResult, ErrorCode, ErrorKind, WireError};

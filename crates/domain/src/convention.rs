@@ -1,5 +1,6 @@
 //! The convention file (`CLAUDE.md`, `AGENTS.md`, …) an agent's CLI reads at start: a pure
-//! composition of everything the agent should know, in the order of spec §4.
+//! composition of everything the agent should know, in the order `docs/design.md` gives
+//! under "Convention file".
 
 use crate::memory::MemoryIndexEntry;
 use crate::skill::Skill;

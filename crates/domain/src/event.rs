@@ -1,7 +1,6 @@
 //! Events published by use cases; the seam between the backend and every front end.
 
-use crate::ids::{AgentId, LayoutId, NodeId, SessionId};
-use crate::profile::ProfileId;
+use crate::ids::{AgentId, CellRef, LayoutId, NodeId, SessionId};
 use crate::terminal::{ExitInfo, SessionInfo};
 use serde::{Deserialize, Serialize};
 
@@ -17,11 +16,6 @@ pub enum DomainEvent {
     #[serde(rename_all = "camelCase")]
     AgentDeleted { agent_id: AgentId },
     #[serde(rename_all = "camelCase")]
-    AgentProfileChanged {
-        agent_id: AgentId,
-        profile_id: ProfileId,
-    },
-    #[serde(rename_all = "camelCase")]
     LayoutsChanged { active: LayoutId },
     #[serde(rename_all = "camelCase")]
     CellAgentAssigned {
@@ -29,7 +23,7 @@ pub enum DomainEvent {
         node_id: NodeId,
         agent_id: Option<AgentId>,
     },
-    /// A terminal session started in a cell (an agent launch or a plain shell).
+    /// A session started (an agent launch or a plain shell).
     #[serde(rename_all = "camelCase")]
     SessionStarted { session: SessionInfo },
     /// A session's process ended (exited, crashed or was stopped).
@@ -37,8 +31,13 @@ pub enum DomainEvent {
     SessionExited {
         session_id: SessionId,
         agent_id: Option<AgentId>,
-        layout_id: LayoutId,
-        node_id: NodeId,
+        cell: Option<CellRef>,
         exit: ExitInfo,
+    },
+    /// A session now shows in another cell (cells swapped or moved), or in none.
+    #[serde(rename_all = "camelCase")]
+    SessionMoved {
+        session_id: SessionId,
+        cell: Option<CellRef>,
     },
 }

@@ -97,6 +97,27 @@ impl ConversationId {
 /// Fixed namespace for agent↔agent conversation ids; changing it would orphan every saved pair.
 const PAIR_NAMESPACE: Uuid = Uuid::from_u128(0x6a1d_ea00_5eed_4a1e_9c0e_1dea_0000_0001);
 
+/// One cell of one layout: where a session is shown, where an agent is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct CellRef {
+    pub layout_id: LayoutId,
+    pub node_id: NodeId,
+}
+
+impl CellRef {
+    pub fn new(layout_id: LayoutId, node_id: NodeId) -> Self {
+        Self { layout_id, node_id }
+    }
+}
+
+impl std::fmt::Display for CellRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.layout_id, self.node_id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,8 @@ pub const STRIPPED_ENV: &[&str] = &[
 /// Name of the composed context file when it is not a convention file (args/env/stdin).
 pub const CONTEXT_FILE_NAME: &str = "IDEA_CONTEXT.md";
 
-/// How the agent's conversation is opened (spec §4 step 5).
+/// How the agent's conversation is opened (LaunchAgent's step 5; the rules are in
+/// `docs/design.md`, "Sessions and resume").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionPlan {
     /// The cell already has a conversation: reopen it.
@@ -61,9 +62,9 @@ pub struct SessionFacts<'a> {
     pub latest_saved: Option<&'a str>,
 }
 
-/// Decides the session plan (spec §4 step 5). A conversation is resumed only when it exists:
-/// resuming an id the CLI never saved fails at every launch (Claude exits 1, Gemini 42), so
-/// an unsaved id is started afresh instead, under the same id when the CLI takes ours.
+/// Decides the session plan (LaunchAgent's step 5). A conversation is resumed only when it
+/// exists: resuming an id the CLI never saved fails at every launch (Claude exits 1, Gemini
+/// 42), so an unsaved id is started afresh instead, under the same id when the CLI takes ours.
 pub fn plan_session(
     profile: &AgentProfile,
     facts: SessionFacts<'_>,

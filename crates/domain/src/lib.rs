@@ -17,7 +17,7 @@ pub mod terminal;
 
 pub use agent::{Agent, AgentName, AgentOrigin, InvalidAgentName, slugify};
 pub use event::DomainEvent;
-pub use ids::{AgentId, ConversationId, LayoutId, NodeId, Party, ProjectId, SessionId};
+pub use ids::{AgentId, CellRef, ConversationId, LayoutId, NodeId, Party, ProjectId, SessionId};
 pub use manifest::{AgentManifest, ManifestError};
 pub use profile::{AgentProfile, ContextInjection, CwdTemplate, ProfileId, SessionStrategy};
 pub use project::{Project, ProjectPath};

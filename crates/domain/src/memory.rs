@@ -1,4 +1,5 @@
-//! Project memory index entries (spec §2: `.ideai/memory/<slug>.md`).
+//! Project memory index entries (planned; `docs/design.md`, "Project and `.ideai/`"):
+//! `.ideai/memory/<slug>.md`.
 
 use serde::{Deserialize, Serialize};
 

@@ -180,8 +180,3 @@ pub trait EventPublisher: Send + Sync {
 pub trait IdGenerator: Send + Sync {
     fn new_uuid(&self) -> Uuid;
 }
-
-/// Wall-clock time in milliseconds since the Unix epoch; fixed in tests.
-pub trait Clock: Send + Sync {
-    fn now_ms(&self) -> u64;
-}

@@ -1,4 +1,4 @@
-//! Runtime profiles (spec §3): how to run one agent CLI.
+//! Runtime profiles (`docs/profiles/`): how to run one agent CLI.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -1,4 +1,5 @@
-//! Skills (spec §2: `.ideai/skills/<name>/SKILL.md`, global ones in `~/.ideai/skills/`).
+//! Skills (planned; `docs/design.md`, "Project and `.ideai/`"): `.ideai/skills/<name>/SKILL.md`,
+//! global ones in `~/.ideai/skills/`.
 
 use serde::{Deserialize, Serialize};
 

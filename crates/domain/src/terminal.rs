@@ -154,7 +154,7 @@ pub enum SessionStatus {
     Exited,
 }
 
-/// What a front end knows about one terminal session of a cell.
+/// What a front end knows about one terminal session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
@@ -162,8 +162,9 @@ pub struct SessionInfo {
     pub session_id: SessionId,
     /// `None` for a plain shell cell.
     pub agent_id: Option<crate::ids::AgentId>,
-    pub layout_id: crate::ids::LayoutId,
-    pub node_id: crate::ids::NodeId,
+    /// Where it is shown; `None` for a session no cell shows (its cell was closed while it
+    /// ran, or a JSON-mode turn that never had one).
+    pub cell: Option<crate::ids::CellRef>,
     pub pid: Option<u32>,
     pub status: SessionStatus,
     pub exit: Option<ExitInfo>,

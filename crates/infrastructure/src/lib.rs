@@ -5,10 +5,11 @@
 //! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
 //! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
-//! - [`system`]: wall clock, random ids, an in-process event bus.
+//! - [`system`]: random ids, an in-process event bus.
 
 pub mod atomic;
 pub mod cli_homes;
+pub mod owner;
 pub mod probe;
 pub mod profiles;
 pub mod pty;

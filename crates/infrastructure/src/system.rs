@@ -1,22 +1,9 @@
-//! Adapters for time, ids and events.
+//! Adapters for ids and events.
 
 use idea_domain::DomainEvent;
-use idea_domain::ports::{Clock, EventPublisher, IdGenerator};
+use idea_domain::ports::{EventPublisher, IdGenerator};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 use uuid::Uuid;
-
-/// The system clock.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now_ms(&self) -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-    }
-}
 
 /// Random (v4) uuids.
 #[derive(Debug, Default, Clone, Copy)]

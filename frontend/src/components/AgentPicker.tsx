@@ -39,7 +39,7 @@ export function AgentPicker(props: {
               agent={agent}
               profile={data.profilesById.get(agent.profileId)}
               assigned={agent.agentId === leaf.agent}
-              elsewhere={live && live.nodeId !== leaf.id ? live : undefined}
+              elsewhere={live && live.cell?.nodeId !== leaf.id ? live : undefined}
               busy={props.busy}
               onLaunch={() => props.onLaunch(agent.agentId)}
             />

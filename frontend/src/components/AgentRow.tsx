@@ -28,7 +28,7 @@ export function AgentRow(props: {
         data-testid="agent-running"
         title={running ? "Running — go to its cell" : "Not running"}
         disabled={!running}
-        onClick={() => running && goToCell(running.layoutId, running.nodeId)}
+        onClick={() => running?.cell && goToCell(running.cell.layoutId, running.cell.nodeId)}
       />
       <button type="button" className="agent-name" title="Edit persona" onClick={props.onEdit}>
         {agent.name}

@@ -27,7 +27,7 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
     setSaving(true);
     setError(null);
     try {
-      const agent = await request("createAgent", { name: name.trim(), profileId, template: template || null });
+      const agent = await request("createAgent", { name: name.trim(), profileId, ...(template ? { template } : {}) });
       localStorage.setItem(LAST_PROFILE_KEY, profileId);
       setName("");
       onCreated(agent);

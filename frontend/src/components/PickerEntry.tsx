@@ -36,7 +36,7 @@ export function PickerEntry(props: {
         {elsewhere && <span className="picker-hint">running in another cell</span>}
       </button>
       {elsewhere && (
-        <button type="button" className="small" data-testid="picker-goto" onClick={() => goToCell(elsewhere.layoutId, elsewhere.nodeId)}>
+        <button type="button" className="small" data-testid="picker-goto" onClick={() => elsewhere.cell && goToCell(elsewhere.cell.layoutId, elsewhere.cell.nodeId)}>
           Go to cell
         </button>
       )}

@@ -30,7 +30,7 @@ export function TabBar({ layouts }: { layouts: Layouts }) {
   };
 
   const remove = async (layoutId: string, name: string) => {
-    const running = [...sessions.byCell.values()].filter((s) => s.layoutId === layoutId && s.status === "running");
+    const running = [...sessions.byCell.values()].filter((s) => s.cell?.layoutId === layoutId && s.status === "running");
     const ok = await confirm({
       title: `Delete the layout “${name}”?`,
       message:

@@ -74,7 +74,7 @@ export function Workspace() {
   useEffect(() => {
     if (!layouts.layouts) return;
     const cells = new Set(layouts.layouts.layouts.flatMap((l) => leavesOf(l.tree).map((leaf) => leaf.id)));
-    const live = [...sessions.byCell.values()].filter((s) => cells.has(s.nodeId)).map((s) => s.sessionId);
+    const live = [...sessions.byCell.values()].filter((s) => s.cell && cells.has(s.cell.nodeId)).map((s) => s.sessionId);
     retainTerminals(new Set(live));
   }, [layouts.layouts, sessions.byCell]);
 

@@ -61,7 +61,7 @@ export function useProjectData(epoch: number): ProjectData {
   }, [epoch, refreshAgents]);
 
   useDomainEvent((event) => {
-    if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged") {
+    if (event.type === "agentCreated" || event.type === "agentDeleted") {
       refreshAgents();
     }
   });

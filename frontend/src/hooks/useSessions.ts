@@ -7,21 +7,21 @@ import { useDomainEvent } from "./useDomainEvent";
 export interface SessionsState {
   /** Each cell's session (live or exited), by cell id. */
   byCell: Map<string, SessionInfo>;
-  /** Each agent's running session, by agent id. */
+  /** Each agent's running session, by agent id (shown in a cell or not). */
   runningByAgent: Map<string, SessionInfo>;
   /** Records a session a request just returned (before or after its event). */
   upsert(session: SessionInfo): void;
   refresh(): void;
 }
 
-/** The terminal sessions of every cell, from `listSessions` and session events. */
+/** Every session of the project, from `listSessions` and session events, by session id. */
 export function useSessions(epoch: number): SessionsState {
-  const [byCell, setByCell] = useState<Map<string, SessionInfo>>(new Map());
+  const [byId, setById] = useState<Map<string, SessionInfo>>(new Map());
 
   const refresh = useCoalescedRefresh(async () => {
     try {
       const sessions = await request("listSessions");
-      setByCell(new Map(sessions.map((s) => [s.nodeId, s])));
+      setById(new Map(sessions.map((s) => [s.sessionId, s])));
     } catch {
       // kept as is; the connection banner or the next refresh tells the rest
     }
@@ -31,14 +31,25 @@ export function useSessions(epoch: number): SessionsState {
     if (epoch > 0) refresh();
   }, [epoch, refresh]);
 
+  const update = useCallback((sessionId: string, change: (current: SessionInfo) => SessionInfo) => {
+    setById((prev) => {
+      const current = prev.get(sessionId);
+      if (!current) return prev;
+      return new Map(prev).set(sessionId, change(current));
+    });
+  }, []);
+
   const upsert = useCallback((session: SessionInfo) => {
-    setByCell((prev) => {
-      const current = prev.get(session.nodeId);
+    setById((prev) => {
+      const current = prev.get(session.sessionId);
       // An exit already seen for this very session wins over a late "running" answer.
-      if (current?.sessionId === session.sessionId && current.status === "exited") return prev;
+      if (current?.status === "exited") return prev;
       const next = new Map(prev);
-      next.set(session.nodeId, session);
-      return next;
+      // A new session takes its cell: the cell's previous (exited) session is forgotten.
+      for (const [id, other] of prev) {
+        if (id !== session.sessionId && sameCell(other, session)) next.delete(id);
+      }
+      return next.set(session.sessionId, session);
     });
   }, []);
 
@@ -48,13 +59,10 @@ export function useSessions(epoch: number): SessionsState {
         upsert(event.session);
         break;
       case "sessionExited":
-        setByCell((prev) => {
-          const current = prev.get(event.nodeId);
-          if (!current || current.sessionId !== event.sessionId) return prev;
-          const next = new Map(prev);
-          next.set(event.nodeId, { ...current, status: "exited", exit: event.exit, pid: null });
-          return next;
-        });
+        update(event.sessionId, (s) => ({ ...s, status: "exited", exit: event.exit, pid: null }));
+        break;
+      case "sessionMoved":
+        update(event.sessionId, (s) => ({ ...s, cell: event.cell }));
         break;
       case "layoutsChanged":
         refresh(); // closed cells take their sessions with them
@@ -64,13 +72,27 @@ export function useSessions(epoch: number): SessionsState {
     }
   });
 
+  const byCell = useMemo(() => {
+    const map = new Map<string, SessionInfo>();
+    for (const session of byId.values()) {
+      const shown = session.cell ? map.get(session.cell.nodeId) : undefined;
+      // A live session wins over an exited one still known for the same cell.
+      if (session.cell && (!shown || shown.status === "exited")) map.set(session.cell.nodeId, session);
+    }
+    return map;
+  }, [byId]);
+
   const runningByAgent = useMemo(() => {
     const map = new Map<string, SessionInfo>();
-    for (const session of byCell.values()) {
+    for (const session of byId.values()) {
       if (session.agentId && session.status === "running") map.set(session.agentId, session);
     }
     return map;
-  }, [byCell]);
+  }, [byId]);
 
   return { byCell, runningByAgent, upsert, refresh };
+}
+
+function sameCell(a: SessionInfo, b: SessionInfo): boolean {
+  return !!a.cell && !!b.cell && a.cell.layoutId === b.cell.layoutId && a.cell.nodeId === b.cell.nodeId;
 }

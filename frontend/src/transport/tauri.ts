@@ -12,8 +12,6 @@ const decoder = new TextDecoder();
 function toBytes(message: unknown): Uint8Array | null {
   if (message instanceof ArrayBuffer) return new Uint8Array(message);
   if (message instanceof Uint8Array) return message;
-  // An older shell may still send JSON arrays of numbers.
-  if (Array.isArray(message)) return Uint8Array.from(message as number[]);
   return null;
 }
 
@@ -39,9 +37,8 @@ export class TauriTransport implements Transport {
   }
 
   async request(method: string, params: unknown): Promise<unknown> {
-    const body = params === undefined ? { method } : { method, params };
     try {
-      return await invoke("api_request", { request: body });
+      return await invoke("api_request", { method, params: params ?? null });
     } catch (error) {
       throw toApiError(error);
     }

@@ -1,14 +1,10 @@
 // What a backend transport provides. Only `src/api.ts` uses transports; the rest of the UI
 // talks to `api.ts`.
 
-import type { DomainEvent } from "../types";
+import type { DomainEvent, WireError } from "../types";
 
-/** The backend's error shape: a stable code, a readable message, details the UI can act on. */
-export interface ApiError {
-  code: string;
-  message: string;
-  data?: unknown;
-}
+/** The backend's error shape: a stable code with its typed details, and a readable message. */
+export type ApiError = WireError;
 
 /** Receives one session's output. */
 export interface TerminalSink {
@@ -41,12 +37,8 @@ export interface Transport {
 /** Normalises anything a transport may reject with into an [`ApiError`]. */
 export function toApiError(value: unknown): ApiError {
   if (typeof value === "object" && value !== null && "code" in value && "message" in value) {
-    const { code, message, data } = value as { code: unknown; message: unknown; data?: unknown };
-    return {
-      code: typeof code === "string" ? code : String(code),
-      message: String(message),
-      ...(data === undefined || data === null ? {} : { data }),
-    };
+    const error = value as { code: unknown; message: unknown };
+    if (typeof error.code === "string") return { ...(value as object), message: String(error.message) } as ApiError;
   }
   if (value instanceof Error) return { code: "INTERNAL", message: value.message };
   return { code: "INTERNAL", message: String(value) };

@@ -21,27 +21,26 @@ interface Attached {
   everReceived: boolean;
 }
 
-const JSON_RPC_CODES: Record<number, string> = {
-  [-32700]: "PARSE_ERROR",
-  [-32600]: "INVALID_REQUEST",
+/** The JSON-RPC codes of answers that carry no IdeA code (a frame the server could not read). */
+const JSON_RPC_CODES: Record<number, "BAD_REQUEST" | "UNKNOWN_METHOD" | "INTERNAL"> = {
+  [-32700]: "BAD_REQUEST",
+  [-32600]: "BAD_REQUEST",
   [-32601]: "UNKNOWN_METHOD",
   [-32602]: "BAD_REQUEST",
   [-32603]: "INTERNAL",
 };
 
-/** Maps a JSON-RPC error object to the API's `{code, message, data?}`. */
+/** Maps a JSON-RPC error object to the API's error: `data` carries `{code, ...details}`. */
 export function fromJsonRpcError(error: unknown): ApiError {
   if (typeof error !== "object" || error === null) return { code: "INTERNAL", message: String(error) };
   const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
   const text = typeof message === "string" ? message : "request failed";
   if (typeof data === "object" && data !== null && typeof (data as { code?: unknown }).code === "string") {
-    const { code: appCode, ...rest } = data as { code: string } & Record<string, unknown>;
-    // The details may sit beside the code or under `data`.
-    const nested = (rest as { data?: unknown }).data;
-    const details = nested !== undefined && nested !== null ? nested : Object.keys(rest).length > 0 ? rest : undefined;
-    return { code: appCode, message: text, ...(details === undefined ? {} : { data: details }) };
+    return { ...(data as object), message: text } as ApiError;
   }
-  return { code: (typeof code === "number" && JSON_RPC_CODES[code]) || "INTERNAL", message: text };
+  const known = typeof code === "number" ? JSON_RPC_CODES[code] : undefined;
+  if (known === "UNKNOWN_METHOD") return { code: known, method: "", message: text };
+  return { code: known ?? "INTERNAL", message: text } as ApiError;
 }
 
 function socketUrl(): string {

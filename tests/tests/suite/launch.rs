@@ -3,6 +3,7 @@
 use crate::support::{SIZE, Screen, wait_until, world};
 use idea_application::layouts;
 use idea_application::sessions::{self, LaunchAgent};
+use idea_domain::CellRef;
 use idea_domain::terminal::SessionStatus;
 use idea_domain::{DomainEvent, LayoutId, NodeId};
 
@@ -16,8 +17,7 @@ fn launch(
         &w.deps,
         LaunchAgent {
             agent_id: agent.agent_id,
-            layout_id: layout,
-            node_id: node,
+            cell: CellRef::new(layout, node),
             size: SIZE,
         },
     )
@@ -243,7 +243,7 @@ fn a_missing_cli_is_an_error_and_nothing_runs() {
     let ghost = idea_application::agents::create_from_scratch(&w.deps, new).unwrap();
     let (layout, cell, _) = w.two_cells();
     let err = launch(&w, &ghost, layout, cell).unwrap_err();
-    assert_eq!(err.code(), "SPAWN_FAILED");
+    assert_eq!(err.code(), "COMMAND_NOT_FOUND");
     assert!(err.to_string().contains("/nonexistent/agent-cli"), "{err}");
     assert!(sessions::list(&w.deps).is_empty());
 }
@@ -252,7 +252,7 @@ fn a_missing_cli_is_an_error_and_nothing_runs() {
 fn a_shell_cell_runs_commands_and_replays_to_late_clients() {
     let w = world();
     let (layout, cell, _) = w.two_cells();
-    let shell = sessions::open_shell(&w.deps, layout, cell, SIZE).unwrap();
+    let shell = sessions::open_shell(&w.deps, CellRef::new(layout, cell), SIZE).unwrap();
     assert_eq!(shell.status, SessionStatus::Running);
     let early = Screen::attach(&w.deps, shell.session_id);
     sessions::write(&w.deps, shell.session_id, b"echo hello-from-cell\r").unwrap();

@@ -2,6 +2,7 @@
 
 use idea_application::agents::{self, NewAgent};
 use idea_application::{Deps, Ports, layouts};
+use idea_domain::CellRef;
 use idea_domain::layout::Direction;
 use idea_domain::ports::EventPublisher;
 use idea_domain::terminal::{SessionInfo, TerminalSize};
@@ -61,7 +62,12 @@ impl World {
     pub fn two_cells(&self) -> (LayoutId, NodeId, NodeId) {
         let l = layouts::get(&self.deps).unwrap();
         let first = l.layouts[0].tree.leaves()[0].id;
-        let second = layouts::split(&self.deps, l.active, first, Direction::Horizontal).unwrap();
+        let second = layouts::split(
+            &self.deps,
+            CellRef::new(l.active, first),
+            Direction::Horizontal,
+        )
+        .unwrap();
         (l.active, first, second)
     }
 

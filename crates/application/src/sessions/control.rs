@@ -5,9 +5,9 @@ use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::terminal::{Attachment, OutputSink, SessionInfo, SessionStatus, TerminalSize};
-use idea_domain::{DomainEvent, SessionId};
+use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a restart waits for the old process to go.
 const STOP_WAIT: Duration = Duration::from_secs(5);
@@ -52,33 +52,28 @@ pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<Sess
     let old = entry(deps, id)?;
     if old.info.status == SessionStatus::Running {
         old.terminal.kill();
-        let deadline = Instant::now() + STOP_WAIT;
-        while deps
-            .sessions
-            .get(id)
-            .is_some_and(|e| e.info.status == SessionStatus::Running)
-        {
-            if Instant::now() > deadline {
-                return Err(AppError::Internal(format!(
-                    "session {id} did not stop within {}s",
-                    STOP_WAIT.as_secs()
-                )));
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if !deps.sessions.wait_exited(id, STOP_WAIT) {
+            return Err(AppError::Internal(format!(
+                "session {id} did not stop within {}s",
+                STOP_WAIT.as_secs()
+            )));
         }
     }
-    let (layout_id, node_id) = (old.info.layout_id, old.info.node_id);
+    // A session no cell shows has nowhere to start again.
+    let cell = old
+        .info
+        .cell
+        .ok_or_else(|| AppError::SessionNotFound(id.to_string()))?;
     match old.info.agent_id {
         Some(agent_id) => launch_agent(
             deps,
             LaunchAgent {
                 agent_id,
-                layout_id,
-                node_id,
+                cell,
                 size,
             },
         ),
-        None => open_shell(deps, layout_id, node_id, size),
+        None => open_shell(deps, cell, size),
     }
 }
 
@@ -177,13 +172,14 @@ pub fn snapshot_running_agents(deps: &Deps) -> AppResult<()> {
         .running()
         .into_iter()
         .filter(|e| e.info.agent_id.is_some())
-        .map(|e| (e.info.layout_id, e.info.node_id))
+        .filter_map(|e| e.info.cell)
         .collect();
     let mut changed = false;
     for layout in &mut layouts.layouts {
         let layout_id = layout.id;
         for leaf in layout.tree.leaves_mut() {
-            let was_running = leaf.agent.is_some() && running.contains(&(layout_id, leaf.id));
+            let was_running =
+                leaf.agent.is_some() && running.contains(&CellRef::new(layout_id, leaf.id));
             changed |= leaf.agent_was_running != was_running;
             leaf.agent_was_running = was_running;
         }
@@ -204,13 +200,17 @@ pub fn snapshot_running_agents(deps: &Deps) -> AppResult<()> {
 /// Store errors.
 pub fn stop_orphaned(deps: &Deps) -> AppResult<()> {
     let layouts = deps.store.load_layouts()?;
-    let gone = |layout, node| {
+    let gone = |cell: CellRef| {
         layouts
             .as_ref()
-            .and_then(|l| l.get(layout))
-            .is_none_or(|l| l.tree.leaf(node).is_none())
+            .and_then(|l| l.get(cell.layout_id))
+            .is_none_or(|l| l.tree.leaf(cell.node_id).is_none())
     };
     for entry in deps.sessions.discard_cells(gone) {
+        deps.publish(DomainEvent::SessionMoved {
+            session_id: entry.info.session_id,
+            cell: None,
+        });
         entry.terminal.kill();
     }
     Ok(())

@@ -1,4 +1,5 @@
-//! LaunchAgent (spec §4, in its order) and plain shell cells.
+//! LaunchAgent (the steps of ARCHITECTURE.md's "Flow: launching an agent", in that order)
+//! and plain shell cells.
 
 use super::plan::plan_for_cell;
 use super::registry::Entry;
@@ -11,9 +12,7 @@ use idea_domain::invocation::{
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
-use idea_domain::{
-    Agent, AgentId, ConversationId, DomainEvent, LayoutId, NodeId, Party, SessionId,
-};
+use idea_domain::{Agent, AgentId, CellRef, ConversationId, DomainEvent, Party, SessionId};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -24,8 +23,7 @@ const MEMORY_TOKEN_BUDGET: usize = 2_000;
 #[derive(Debug, Clone, Copy)]
 pub struct LaunchAgent {
     pub agent_id: AgentId,
-    pub layout_id: LayoutId,
-    pub node_id: NodeId,
+    pub cell: CellRef,
     pub size: TerminalSize,
 }
 
@@ -36,10 +34,24 @@ pub struct LaunchAgent {
 /// session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`,
 /// `SPAWN_FAILED`, store errors.
 pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
+    let launched = launch(deps, request);
+    if let Err(e) = &launched {
+        let (agent, cell) = (request.agent_id, request.cell);
+        // As `&dyn Error`, the log line lists the causes too.
+        let error = e as &dyn std::error::Error;
+        if e.is_user_error() {
+            tracing::warn!(%agent, %cell, error, "launch refused");
+        } else {
+            tracing::error!(%agent, %cell, error, "launch failed");
+        }
+    }
+    launched
+}
+
+fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let LaunchAgent {
         agent_id,
-        layout_id,
-        node_id,
+        cell,
         size,
     } = request;
     let _launching = deps.sessions.lock_launch();
@@ -52,18 +64,21 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         .ok_or_else(|| AppError::AgentNotFound(agent_id.to_string()))?;
     // 2. one live session per agent
     if let Some(live) = deps.sessions.live_of_agent(agent_id) {
-        if live.info.layout_id == layout_id && live.info.node_id == node_id {
-            return Ok(live.info);
-        }
-        return Err(AppError::AgentAlreadyRunning {
-            agent: agent.name.to_string(),
-            layout_id: live.info.layout_id,
-            node_id: live.info.node_id,
-        });
+        return match live.info.cell {
+            Some(here) if here == cell => Ok(live.info),
+            Some(there) => Err(AppError::AgentAlreadyRunning {
+                agent: agent.name.to_string(),
+                agent_id,
+                layout_id: there.layout_id,
+                node_id: there.node_id,
+            }),
+            // Its cell is gone and it is being stopped.
+            None => Err(AppError::AgentRunning(agent.name.to_string())),
+        };
     }
     // The cell's last session tells whether a resume was just refused (see `plan`).
-    let previous = deps.sessions.of_cell(layout_id, node_id);
-    ensure_cell_free(deps, layout_id, node_id)?;
+    let previous = deps.sessions.of_cell(cell);
+    ensure_cell_free(deps, cell)?;
     // 3. persona and profile
     let persona = deps.store.read_persona(&agent.md_path)?.unwrap_or_default();
     let profile = deps
@@ -75,13 +90,20 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
     // 5. the session plan, from the cell and what the CLI saved
     let layouts = crate::layouts::get(deps)?;
     let leaf = layouts
-        .tree(layout_id)?
-        .leaf(node_id)
+        .tree(cell.layout_id)?
+        .leaf(cell.node_id)
         .cloned()
-        .ok_or(idea_domain::layout::LayoutError::NodeNotFound(node_id))?;
+        .ok_or(idea_domain::layout::LayoutError::NodeNotFound(cell.node_id))?;
     let root = deps.store.root();
     let cwd = agent_cwd(&profile, &root, &run_dir);
     let plan = plan_for_cell(deps, &profile, agent_id, &leaf, &cwd, previous.as_ref());
+    let (plan_kind, engine_session) = match &plan {
+        SessionPlan::Resume(id) => ("resume", Some(id.as_str())),
+        SessionPlan::Assign(id) => ("assign", Some(id.as_str())),
+        SessionPlan::None => ("fresh", None),
+    };
+    tracing::info!(agent = %agent_id, name = %agent.name, profile = %profile.id, %cell,
+        plan = plan_kind, engine_session, "launching agent");
     // 6. the folders it is handed, trusted in the CLI's own record
     trust_handed_folders(deps, &profile, &cwd, &root);
     // 7. the invocation
@@ -125,20 +147,13 @@ pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo>
         NewSession {
             spec: &spec,
             agent_id: Some(agent_id),
-            cell: (layout_id, node_id),
+            cell: Some(cell),
             conversation: (conversation_id, engine_session_id.clone()),
             resumed: matches!(plan, SessionPlan::Resume(_)),
             failure_hint: failure_hint(deps, &profile, &spec, &plan),
         },
     )?;
-    remember_on_cell(
-        deps,
-        layout_id,
-        node_id,
-        agent_id,
-        conversation_id,
-        engine_session_id,
-    )?;
+    remember_on_cell(deps, cell, agent_id, (conversation_id, engine_session_id))?;
     Ok(info)
 }
 
@@ -220,20 +235,20 @@ fn write_context_files(
 /// The cell now shows the agent and remembers its conversation (saved at once).
 fn remember_on_cell(
     deps: &Deps,
-    layout_id: LayoutId,
-    node_id: NodeId,
+    cell: CellRef,
     agent_id: AgentId,
-    conversation_id: Option<ConversationId>,
-    engine_session_id: Option<String>,
+    (conversation_id, engine_session_id): (Option<ConversationId>, Option<String>),
 ) -> AppResult<()> {
     let _guard = deps.lock_state();
-    let mut layouts = deps
-        .store
-        .load_layouts()?
-        .ok_or(idea_domain::layout::LayoutError::LayoutNotFound(layout_id))?;
-    let tree = layouts.tree_mut(layout_id)?;
-    tree.assign_agent(node_id, Some(agent_id))?;
-    tree.set_conversation(node_id, conversation_id, engine_session_id)?;
+    let mut layouts =
+        deps.store
+            .load_layouts()?
+            .ok_or(idea_domain::layout::LayoutError::LayoutNotFound(
+                cell.layout_id,
+            ))?;
+    let tree = layouts.tree_mut(cell.layout_id)?;
+    tree.assign_agent(cell.node_id, Some(agent_id))?;
+    tree.set_conversation(cell.node_id, conversation_id, engine_session_id)?;
     deps.store.save_layouts(&layouts)?;
     Ok(())
 }
@@ -242,17 +257,12 @@ fn remember_on_cell(
 ///
 /// # Errors
 /// `CELL_BUSY`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
-pub fn open_shell(
-    deps: &Deps,
-    layout_id: LayoutId,
-    node_id: NodeId,
-    size: TerminalSize,
-) -> AppResult<SessionInfo> {
+pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<SessionInfo> {
     let _launching = deps.sessions.lock_launch();
-    ensure_cell_free(deps, layout_id, node_id)?;
+    ensure_cell_free(deps, cell)?;
     let layouts: Layouts = crate::layouts::get(deps)?;
-    if layouts.tree(layout_id)?.leaf(node_id).is_none() {
-        return Err(idea_domain::layout::LayoutError::NodeNotFound(node_id).into());
+    if layouts.tree(cell.layout_id)?.leaf(cell.node_id).is_none() {
+        return Err(idea_domain::layout::LayoutError::NodeNotFound(cell.node_id).into());
     }
     let spec = SpawnSpec {
         command: deps.login_shell.clone(),
@@ -269,7 +279,7 @@ pub fn open_shell(
         NewSession {
             spec: &spec,
             agent_id: None,
-            cell: (layout_id, node_id),
+            cell: Some(cell),
             conversation: (None, None),
             resumed: false,
             failure_hint: None,
@@ -277,13 +287,13 @@ pub fn open_shell(
     )
 }
 
-fn ensure_cell_free(deps: &Deps, layout_id: LayoutId, node_id: NodeId) -> AppResult<()> {
-    match deps.sessions.of_cell(layout_id, node_id) {
+fn ensure_cell_free(deps: &Deps, cell: CellRef) -> AppResult<()> {
+    match deps.sessions.of_cell(cell) {
         Some(entry) if entry.info.status == SessionStatus::Running => {
-            Err(AppError::CellBusy(node_id.to_string()))
+            Err(AppError::CellBusy(cell.node_id))
         }
         Some(_) => {
-            deps.sessions.remove_exited_of_cell(layout_id, node_id);
+            deps.sessions.remove_exited_of_cell(cell);
             Ok(())
         }
         None => Ok(()),
@@ -294,7 +304,8 @@ fn ensure_cell_free(deps: &Deps, layout_id: LayoutId, node_id: NodeId) -> AppRes
 struct NewSession<'a> {
     spec: &'a SpawnSpec,
     agent_id: Option<AgentId>,
-    cell: (LayoutId, NodeId),
+    /// Where it shows; `None` for a session no cell shows.
+    cell: Option<CellRef>,
     conversation: (Option<ConversationId>, Option<String>),
     resumed: bool,
     /// Added to the exit report when the process fails on its own.
@@ -305,7 +316,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
     let NewSession {
         spec,
         agent_id,
-        cell: (layout_id, node_id),
+        cell,
         conversation: (conversation_id, engine_session_id),
         resumed,
         failure_hint,
@@ -320,8 +331,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
             events.publish(DomainEvent::SessionExited {
                 session_id,
                 agent_id: info.agent_id,
-                layout_id: info.layout_id,
-                node_id: info.node_id,
+                cell: info.cell,
                 exit,
             });
         }
@@ -329,12 +339,18 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
     let terminal = deps
         .terminals
         .spawn(session_id, spec, on_exit)
-        .map_err(|e| AppError::SpawnFailed(e.to_string()))?;
+        .map_err(|e| {
+            tracing::warn!(program = %spec.command, args = ?loggable_args(&spec.args),
+                cwd = %spec.cwd.display(), error = &e as &dyn std::error::Error, "spawn failed");
+            AppError::Spawn(e)
+        })?;
+    // argv and cwd only: the environment may hold API keys.
+    tracing::info!(session = %session_id, pid = terminal.pid(), program = %spec.command,
+        args = ?loggable_args(&spec.args), cwd = %spec.cwd.display(), "spawned");
     let info = SessionInfo {
         session_id,
         agent_id,
-        layout_id,
-        node_id,
+        cell,
         pid: terminal.pid(),
         status: SessionStatus::Running,
         exit: None,
@@ -355,8 +371,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         deps.publish(DomainEvent::SessionExited {
             session_id,
             agent_id,
-            layout_id,
-            node_id,
+            cell,
             exit,
         });
         return Ok(done);
@@ -369,4 +384,44 @@ fn with_hint(mut exit: ExitInfo, hint: Option<String>) -> ExitInfo {
         exit.hint = hint;
     }
     exit
+}
+
+/// `args` for the log, the value of any flag that looks like a credential (`--api-key X`,
+/// `--token=X`) masked: a user's profile may pass one on the command line.
+fn loggable_args(args: &[String]) -> Vec<String> {
+    let secret_flag = |flag: &str| {
+        let flag = flag.to_ascii_lowercase();
+        flag.starts_with('-')
+            && ["key", "token", "secret", "password"]
+                .iter()
+                .any(|word| flag.contains(word))
+    };
+    let mut shown = Vec::with_capacity(args.len());
+    let mut mask_next = false;
+    for arg in args {
+        if std::mem::take(&mut mask_next) {
+            shown.push("<redacted>".to_owned());
+            continue;
+        }
+        match arg.split_once('=') {
+            Some((flag, _)) if secret_flag(flag) => shown.push(format!("{flag}=<redacted>")),
+            _ => {
+                mask_next = secret_flag(arg);
+                shown.push(arg.clone());
+            }
+        }
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_args;
+
+    #[test]
+    fn credentials_in_arguments_are_masked_for_the_log() {
+        let args = ["-m", "m", "--api-key", "sk-1", "--auth-token=t", "x"].map(String::from);
+        let masked = ["--api-key", "<redacted>", "--auth-token=<redacted>", "x"];
+        assert_eq!(loggable_args(&args)[2..], masked);
+    }
 }

@@ -1,9 +1,9 @@
 //! The live-session registry: which terminal runs in which cell, for which agent.
 
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, TerminalSession};
-use idea_domain::{AgentId, LayoutId, NodeId, SessionId};
+use idea_domain::{AgentId, CellRef, LayoutId, NodeId, SessionId};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// One session: what the UI sees, and the terminal itself.
@@ -46,6 +46,8 @@ impl Entry {
 #[derive(Default, Clone)]
 pub struct SessionRegistry {
     entries: Arc<Mutex<HashMap<SessionId, Entry>>>,
+    /// Notified on every exit, for [`Self::wait_exited`].
+    exited: Arc<Condvar>,
     /// Held across a whole launch so two launches of one agent cannot both spawn.
     launch: Arc<Mutex<()>>,
 }
@@ -82,20 +84,17 @@ impl SessionRegistry {
     }
 
     /// The session (live or exited) of a cell.
-    pub(crate) fn of_cell(&self, layout: LayoutId, node: NodeId) -> Option<Entry> {
+    pub(crate) fn of_cell(&self, cell: CellRef) -> Option<Entry> {
         self.lock()
             .values()
-            .find(|e| e.info.layout_id == layout && e.info.node_id == node)
+            .find(|e| e.info.cell == Some(cell))
             .cloned()
     }
 
     /// Forgets a cell's exited session (a new one takes the cell).
-    pub(crate) fn remove_exited_of_cell(&self, layout: LayoutId, node: NodeId) {
-        self.lock().retain(|_, e| {
-            !(e.info.layout_id == layout
-                && e.info.node_id == node
-                && e.info.status == SessionStatus::Exited)
-        });
+    pub(crate) fn remove_exited_of_cell(&self, cell: CellRef) {
+        self.lock()
+            .retain(|_, e| !(e.info.cell == Some(cell) && e.info.status == SessionStatus::Exited));
     }
 
     /// Records an exit; returns the session's info the first time only (so each exit is
@@ -112,22 +111,20 @@ impl SessionRegistry {
         if entry.discard_on_exit {
             entries.remove(&id);
         }
+        self.exited.notify_all();
         Some(info)
     }
 
     /// The sessions of cells that no longer exist: forgotten once exited (at once when they
-    /// already have). Returns the running ones, for the caller to stop.
-    pub(crate) fn discard_cells(&self, gone: impl Fn(LayoutId, NodeId) -> bool) -> Vec<Entry> {
+    /// already have). Returns the running ones, now shown in no cell, for the caller to stop.
+    pub(crate) fn discard_cells(&self, gone: impl Fn(CellRef) -> bool) -> Vec<Entry> {
+        let gone = |info: &SessionInfo| info.cell.is_some_and(&gone);
         let mut entries = self.lock();
-        entries.retain(|_, e| {
-            !(gone(e.info.layout_id, e.info.node_id) && e.info.status == SessionStatus::Exited)
-        });
+        entries.retain(|_, e| !(gone(&e.info) && e.info.status == SessionStatus::Exited));
         let mut running = Vec::new();
-        for entry in entries
-            .values_mut()
-            .filter(|e| gone(e.info.layout_id, e.info.node_id))
-        {
+        for entry in entries.values_mut().filter(|e| gone(&e.info)) {
             entry.discard_on_exit = true;
+            entry.info.cell = None;
             running.push(entry.clone());
         }
         running
@@ -137,22 +134,40 @@ impl SessionRegistry {
     pub(crate) fn swap_cells(&self, layout: LayoutId, a: NodeId, b: NodeId) -> Vec<SessionInfo> {
         let mut entries = self.lock();
         let mut moved = Vec::new();
-        for entry in entries.values_mut().filter(|e| e.info.layout_id == layout) {
-            let to = match entry.info.node_id {
+        for entry in entries.values_mut() {
+            let Some(cell) = entry.info.cell.filter(|c| c.layout_id == layout) else {
+                continue;
+            };
+            let to = match cell.node_id {
                 n if n == a => b,
                 n if n == b => a,
                 _ => continue,
             };
-            entry.info.node_id = to;
+            entry.info.cell = Some(CellRef::new(layout, to));
             moved.push(entry.info.clone());
         }
         moved
     }
 
+    /// Waits until session `id` has exited (or is gone); `false` if it still runs after
+    /// `timeout`.
+    pub(crate) fn wait_exited(&self, id: SessionId, timeout: Duration) -> bool {
+        let running = |entries: &mut HashMap<SessionId, Entry>| {
+            entries
+                .get(&id)
+                .is_some_and(|e| e.info.status == SessionStatus::Running)
+        };
+        let (_entries, wait) = self
+            .exited
+            .wait_timeout_while(self.lock(), timeout, running)
+            .unwrap_or_else(PoisonError::into_inner);
+        !wait.timed_out()
+    }
+
     /// Every session, ordered by cell for stable output.
     pub fn list(&self) -> Vec<SessionInfo> {
         let mut all: Vec<SessionInfo> = self.lock().values().map(|e| e.info.clone()).collect();
-        all.sort_by_key(|i| (i.layout_id, i.node_id));
+        all.sort_by_key(|i| (i.cell, i.session_id));
         all
     }
 

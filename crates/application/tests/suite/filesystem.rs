@@ -3,6 +3,7 @@
 use crate::support::fs_world;
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts;
+use idea_domain::CellRef;
 use idea_domain::ProfileId;
 use idea_domain::layout::Direction;
 use std::fs;
@@ -36,7 +37,7 @@ fn agents_and_layouts_land_in_ideai_files() {
 
     let l = layouts::get(&deps).unwrap();
     let cell = l.layouts[0].tree.leaves()[0].id;
-    layouts::split(&deps, l.active, cell, Direction::Vertical).unwrap();
+    layouts::split(&deps, CellRef::new(l.active, cell), Direction::Vertical).unwrap();
     let saved: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(ideai.join("layouts.json")).unwrap()).unwrap();
     assert_eq!(saved["layouts"][0]["tree"]["type"], "split");

@@ -1,6 +1,8 @@
 use crate::support::world;
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts;
+use idea_application::layouts::MoveCell;
+use idea_domain::CellRef;
 use idea_domain::layout::Direction;
 use idea_domain::{DomainEvent, LayoutId, NodeId, ProfileId};
 use uuid::Uuid;
@@ -24,7 +26,12 @@ fn split_assign_close_round_trip() {
     let l = layouts::get(&w.deps).unwrap();
     let layout = l.active;
     let first_cell = l.layouts[0].tree.leaves()[0].id;
-    let second = layouts::split(&w.deps, layout, first_cell, Direction::Horizontal).unwrap();
+    let second = layouts::split(
+        &w.deps,
+        CellRef::new(layout, first_cell),
+        Direction::Horizontal,
+    )
+    .unwrap();
     let agent = agents::create_from_scratch(
         &w.deps,
         NewAgent {
@@ -34,7 +41,7 @@ fn split_assign_close_round_trip() {
     )
     .unwrap();
     w.events.take();
-    layouts::assign_agent(&w.deps, layout, second, Some(agent.agent_id)).unwrap();
+    layouts::assign_agent(&w.deps, CellRef::new(layout, second), Some(agent.agent_id)).unwrap();
     assert!(w.events.take().contains(&DomainEvent::CellAgentAssigned {
         layout_id: layout,
         node_id: second,
@@ -45,7 +52,7 @@ fn split_assign_close_round_trip() {
         saved.layouts[0].tree.agent_leaves(agent.agent_id),
         vec![second]
     );
-    layouts::close(&w.deps, layout, first_cell).unwrap();
+    layouts::close(&w.deps, CellRef::new(layout, first_cell)).unwrap();
     assert_eq!(
         layouts::get(&w.deps).unwrap().layouts[0]
             .tree
@@ -54,7 +61,9 @@ fn split_assign_close_round_trip() {
         1
     );
     assert_eq!(
-        layouts::close(&w.deps, layout, second).unwrap_err().code(),
+        layouts::close(&w.deps, CellRef::new(layout, second))
+            .unwrap_err()
+            .code(),
         "INVALID_LAYOUT_OPERATION"
     );
 }
@@ -72,7 +81,7 @@ fn deleting_an_agent_empties_its_cells() {
         },
     )
     .unwrap();
-    layouts::assign_agent(&w.deps, l.active, cell, Some(agent.agent_id)).unwrap();
+    layouts::assign_agent(&w.deps, CellRef::new(l.active, cell), Some(agent.agent_id)).unwrap();
     agents::delete(&w.deps, agent.agent_id).unwrap();
     assert_eq!(
         layouts::get(&w.deps).unwrap().layouts[0].tree.leaves()[0].agent,
@@ -103,9 +112,13 @@ fn unknown_ids_are_reported_and_nothing_is_saved() {
     let before = layouts::get(&w.deps).unwrap();
     let ghost = NodeId(Uuid::from_u128(12345));
     assert_eq!(
-        layouts::split(&w.deps, before.active, ghost, Direction::Vertical)
-            .unwrap_err()
-            .code(),
+        layouts::split(
+            &w.deps,
+            CellRef::new(before.active, ghost),
+            Direction::Vertical
+        )
+        .unwrap_err()
+        .code(),
         "NODE_NOT_FOUND"
     );
     assert_eq!(
@@ -117,9 +130,13 @@ fn unknown_ids_are_reported_and_nothing_is_saved() {
     let cell = before.layouts[0].tree.leaves()[0].id;
     let ghost_agent = idea_domain::AgentId(Uuid::from_u128(77));
     assert_eq!(
-        layouts::assign_agent(&w.deps, before.active, cell, Some(ghost_agent))
-            .unwrap_err()
-            .code(),
+        layouts::assign_agent(
+            &w.deps,
+            CellRef::new(before.active, cell),
+            Some(ghost_agent)
+        )
+        .unwrap_err()
+        .code(),
         "AGENT_NOT_FOUND"
     );
     assert_eq!(layouts::get(&w.deps).unwrap(), before);
@@ -130,8 +147,8 @@ fn move_cell_puts_a_cell_on_the_chosen_side_and_swap_exchanges_agents() {
     let w = world();
     let l = layouts::get(&w.deps).unwrap();
     let (layout, a) = (l.active, l.layouts[0].tree.leaves()[0].id);
-    let b = layouts::split(&w.deps, layout, a, Direction::Horizontal).unwrap();
-    let c = layouts::split(&w.deps, layout, b, Direction::Horizontal).unwrap();
+    let b = layouts::split(&w.deps, CellRef::new(layout, a), Direction::Horizontal).unwrap();
+    let c = layouts::split(&w.deps, CellRef::new(layout, b), Direction::Horizontal).unwrap();
     let order = |w: &crate::support::World| -> Vec<NodeId> {
         layouts::get(&w.deps).unwrap().layouts[0]
             .tree
@@ -143,11 +160,12 @@ fn move_cell_puts_a_cell_on_the_chosen_side_and_swap_exchanges_agents() {
     assert_eq!(order(&w), [a, b, c]);
     layouts::move_cell(
         &w.deps,
-        layout,
-        c,
-        a,
-        Direction::Horizontal,
-        idea_domain::layout::Side::Before,
+        MoveCell {
+            cell: CellRef::new(layout, c),
+            target: a,
+            direction: Direction::Horizontal,
+            side: idea_domain::layout::Side::Before,
+        },
     )
     .unwrap();
     assert_eq!(order(&w), [c, a, b]);
@@ -159,7 +177,7 @@ fn move_cell_puts_a_cell_on_the_chosen_side_and_swap_exchanges_agents() {
         },
     )
     .unwrap();
-    layouts::assign_agent(&w.deps, layout, a, Some(ada.agent_id)).unwrap();
+    layouts::assign_agent(&w.deps, CellRef::new(layout, a), Some(ada.agent_id)).unwrap();
     layouts::swap(&w.deps, layout, a, b).unwrap();
     let saved = layouts::get(&w.deps).unwrap();
     assert_eq!(

@@ -1,10 +1,13 @@
-//! LaunchAgent and friends against fakes: the order of spec §4, the one-live-session rule,
+//! LaunchAgent and friends against fakes: the order of its steps (ARCHITECTURE.md, "Flow:
+//! launching an agent"), the one-live-session rule,
 //! the session plan stored on the cell, the convention file, the snapshot.
 
 use crate::support::{World, world};
+use idea_application::ErrorKind;
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts;
 use idea_application::sessions::{self, LaunchAgent};
+use idea_domain::CellRef;
 use idea_domain::layout::Direction;
 use idea_domain::terminal::{SessionStatus, TerminalSize};
 use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId};
@@ -26,7 +29,12 @@ pub(crate) fn agent(w: &World, name: &str, profile: &str) -> Agent {
 pub(crate) fn two_cells(w: &World) -> (LayoutId, NodeId, NodeId) {
     let l = layouts::get(&w.deps).unwrap();
     let first = l.layouts[0].tree.leaves()[0].id;
-    let second = layouts::split(&w.deps, l.active, first, Direction::Horizontal).unwrap();
+    let second = layouts::split(
+        &w.deps,
+        CellRef::new(l.active, first),
+        Direction::Horizontal,
+    )
+    .unwrap();
     (l.active, first, second)
 }
 
@@ -40,8 +48,7 @@ pub(crate) fn launch(
         &w.deps,
         LaunchAgent {
             agent_id: agent.agent_id,
-            layout_id: layout,
-            node_id: node,
+            cell: CellRef::new(layout, node),
             size: SIZE,
         },
     )
@@ -106,7 +113,10 @@ fn one_live_session_per_agent() {
     // Another cell: refused, naming where it runs.
     let err = launch(&w, &ada, layout, right).unwrap_err();
     assert_eq!(err.code(), "AGENT_ALREADY_RUNNING");
-    assert_eq!(err.to_wire().data.unwrap()["nodeId"], left.to_string());
+    assert!(matches!(
+        err.to_wire().kind,
+        ErrorKind::AgentAlreadyRunning { node_id, .. } if node_id == left
+    ));
     assert_eq!(w.terminals.spawned.lock().unwrap().len(), 1);
     // Deleting a live agent is refused.
     assert_eq!(
@@ -121,7 +131,7 @@ fn a_busy_cell_a_missing_command_and_unknown_ids_are_errors() {
     let ada = agent(&w, "Ada", "fake");
     let bob = agent(&w, "Bob", "shell");
     let (layout, left, _) = two_cells(&w);
-    sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    sessions::open_shell(&w.deps, CellRef::new(layout, left), SIZE).unwrap();
     assert_eq!(
         launch(&w, &ada, layout, left).unwrap_err().code(),
         "CELL_BUSY"
@@ -129,7 +139,13 @@ fn a_busy_cell_a_missing_command_and_unknown_ids_are_errors() {
     w.terminals.missing.lock().unwrap().push("sh".into());
     let (_, _, right) = two_cells(&w);
     let err = launch(&w, &bob, layout, right).unwrap_err();
-    assert_eq!(err.code(), "SPAWN_FAILED");
+    // A missing CLI is its own code, naming the command (the UI no longer reads messages).
+    assert_eq!(
+        err.to_wire().kind,
+        ErrorKind::CommandNotFound {
+            command: "sh".into()
+        }
+    );
     assert!(err.to_string().contains("command not found: sh"), "{err}");
     let ghost = NodeId(uuid::Uuid::from_u128(999));
     assert_eq!(
@@ -147,7 +163,7 @@ fn a_busy_cell_a_missing_command_and_unknown_ids_are_errors() {
 fn exit_is_published_once_and_writes_after_exit_fail() {
     let w = world();
     let (layout, cell, _) = two_cells(&w);
-    let shell = sessions::open_shell(&w.deps, layout, cell, SIZE).unwrap();
+    let shell = sessions::open_shell(&w.deps, CellRef::new(layout, cell), SIZE).unwrap();
     sessions::write(&w.deps, shell.session_id, b"ls\r").unwrap();
     w.events.take();
     sessions::stop(&w.deps, shell.session_id).unwrap();
@@ -168,7 +184,7 @@ fn exit_is_published_once_and_writes_after_exit_fail() {
     assert_eq!(listed[0].status, SessionStatus::Exited);
     assert_eq!(listed[0].exit.as_ref().unwrap().code, 137);
     // A new shell replaces the exited one in the cell.
-    sessions::open_shell(&w.deps, layout, cell, SIZE).unwrap();
+    sessions::open_shell(&w.deps, CellRef::new(layout, cell), SIZE).unwrap();
     assert_eq!(sessions::list(&w.deps).len(), 1);
 }
 
@@ -197,8 +213,8 @@ fn restart_starts_the_same_agent_in_the_same_cell() {
     let second = sessions::restart(&w.deps, first.session_id, SIZE).unwrap();
     assert_ne!(second.session_id, first.session_id);
     assert_eq!(
-        (second.agent_id, second.node_id),
-        (Some(ada.agent_id), cell)
+        (second.agent_id, second.cell),
+        (Some(ada.agent_id), Some(CellRef::new(layout, cell)))
     );
     assert_eq!(w.terminals.spawned.lock().unwrap()[1].args[0], "--resume");
 }
@@ -208,14 +224,18 @@ fn closing_a_cell_or_deleting_its_layout_stops_and_forgets_its_terminal() {
     let w = world();
     let ada = agent(&w, "Ada", "fake");
     let (layout, left, right) = two_cells(&w);
-    let shell = sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    let shell = sessions::open_shell(&w.deps, CellRef::new(layout, left), SIZE).unwrap();
     w.events.take();
-    layouts::close(&w.deps, layout, left).unwrap();
+    layouts::close(&w.deps, CellRef::new(layout, left)).unwrap();
     assert!(
         sessions::list(&w.deps).is_empty(),
         "the closed cell's session is forgotten"
     );
-    assert!(w.events.take().iter().any(|e| matches!(e, DomainEvent::SessionExited { session_id, .. } if *session_id == shell.session_id)));
+    // It leaves its cell (a move to no cell), then exits shown nowhere.
+    let events = w.events.take();
+    let moved = events.iter().position(|e| matches!(e, DomainEvent::SessionMoved { session_id, cell: None } if *session_id == shell.session_id));
+    let exited = events.iter().position(|e| matches!(e, DomainEvent::SessionExited { session_id, cell: None, .. } if *session_id == shell.session_id));
+    assert!(moved.is_some() && moved < exited, "{events:?}");
 
     let other = layouts::create(&w.deps, "Other").unwrap();
     let cell = other.tree.leaves()[0].id;
@@ -234,7 +254,7 @@ fn a_failed_launch_leaves_no_conversation_on_the_cell() {
     w.terminals.missing.lock().unwrap().push("sh".into());
     assert_eq!(
         launch(&w, &ada, layout, cell).unwrap_err().code(),
-        "SPAWN_FAILED"
+        "COMMAND_NOT_FOUND"
     );
     let leaf = layouts::get(&w.deps).unwrap().layouts[0]
         .tree
@@ -254,13 +274,18 @@ fn swapping_cells_moves_their_running_sessions_with_them() {
     layouts::swap(&w.deps, layout, left, right).unwrap();
     let moved = sessions::list(&w.deps);
     assert_eq!(
-        (moved[0].session_id, moved[0].node_id),
-        (live.session_id, right)
+        (moved[0].session_id, moved[0].cell),
+        (live.session_id, Some(CellRef::new(layout, right)))
     );
+    // A move is its own event, not a new start.
+    let events = w.events.take();
+    assert!(events.iter().any(|e| matches!(e,
+        DomainEvent::SessionMoved { session_id, cell }
+            if *session_id == live.session_id && *cell == Some(CellRef::new(layout, right)))));
     assert!(
-        w.events.take().iter().any(
-            |e| matches!(e, DomainEvent::SessionStarted { session } if session.node_id == right)
-        )
+        !events
+            .iter()
+            .any(|e| matches!(e, DomainEvent::SessionStarted { .. }))
     );
     // Same cell as the agent now: the live session; its old cell is free.
     assert_eq!(
@@ -271,5 +296,5 @@ fn swapping_cells_moves_their_running_sessions_with_them() {
         launch(&w, &ada, layout, left).unwrap_err().code(),
         "AGENT_ALREADY_RUNNING"
     );
-    sessions::open_shell(&w.deps, layout, left, SIZE).unwrap();
+    sessions::open_shell(&w.deps, CellRef::new(layout, left), SIZE).unwrap();
 }

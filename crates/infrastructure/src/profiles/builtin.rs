@@ -1,4 +1,4 @@
-//! The built-in runtime profiles (spec §3).
+//! The built-in runtime profiles (one note each in `docs/profiles/`).
 //!
 //! Every flag below was checked against the CLI's own `--help` (and, where the help is silent,
 //! its source or a run against a local fake model server) at the version named over each

@@ -1,4 +1,4 @@
-//! Runtime profiles (spec §3): the built-in catalogue, merged with the user's
+//! Runtime profiles (`docs/profiles/`): the built-in catalogue, merged with the user's
 //! `~/.ideai/profiles.json` into a [`ProfileCatalog`](idea_domain::ports::ProfileCatalog).
 //!
 //! - [`builtin`]: Claude Code, Codex CLI, Gemini CLI, Aider, OpenCode and a login shell, with

@@ -137,6 +137,8 @@ pub(crate) fn start(
 
 /// Waiter thread: reap the child, then release everything that only made sense while it ran.
 fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &SyncSender<Event>) {
+    // This thread starts right after the spawn: close enough to time how long the child ran.
+    let started = std::time::Instant::now();
     let mut info = wait_for_exit(child);
     if shared.kill_started.load(Ordering::SeqCst) {
         info.stopped = true;
@@ -146,6 +148,9 @@ fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &
                 signal_name_of_exit(info.code, shared.signals_sent.load(Ordering::SeqCst));
         }
     }
+    tracing::info!(session = %shared.id, pid = shared.pid, code = info.code,
+        signal = info.signal.as_deref(), stopped = info.stopped,
+        ran_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX), "exited");
     *lock(&shared.exit) = Some(info.clone());
     shared.exited.notify_all();
     // Writes now fail with `Closed`; the writer thread ends once its queue is drained.

@@ -1,0 +1,141 @@
+//! One function per request: unpacks the params and calls the use case. Each returns exactly
+//! the result type its declaration in [`crate::methods`] names.
+
+use crate::params::*;
+use idea_application::agents::templates::{PersonaTemplate, TEMPLATES};
+use idea_application::agents::{self, NewAgent};
+use idea_application::layouts::{self, MoveCell};
+use idea_application::sessions::{self, LaunchAgent};
+use idea_application::{AppResult, Deps};
+use idea_domain::layout::{Layouts, NamedLayout, Side};
+use idea_domain::terminal::SessionInfo;
+use idea_domain::{Agent, CellRef, NodeId, Project};
+
+pub(crate) fn get_project(deps: &Deps, (): ()) -> AppResult<Project> {
+    idea_application::project::open(deps.store.as_ref())
+}
+
+pub(crate) fn list_profiles(deps: &Deps, (): ()) -> AppResult<ProfilesAnswer> {
+    Ok(ProfilesAnswer {
+        profiles: deps.profiles.profiles(),
+        problems: deps.profiles.problems(),
+    })
+}
+
+pub(crate) fn list_templates(_: &Deps, (): ()) -> AppResult<Vec<PersonaTemplate>> {
+    Ok(TEMPLATES.to_vec())
+}
+
+pub(crate) fn list_agents(deps: &Deps, (): ()) -> AppResult<Vec<Agent>> {
+    agents::list(deps)
+}
+
+pub(crate) fn create_agent(deps: &Deps, p: CreateAgentParams) -> AppResult<Agent> {
+    let new = NewAgent {
+        name: p.name,
+        profile_id: p.profile_id,
+    };
+    match p.template {
+        Some(template) => agents::create_from_template(deps, new, &template),
+        None => agents::create_from_scratch(deps, new),
+    }
+}
+
+pub(crate) fn read_agent_context(deps: &Deps, p: AgentParams) -> AppResult<String> {
+    agents::read_context(deps, p.agent_id)
+}
+
+pub(crate) fn update_agent_context(deps: &Deps, p: UpdateAgentContextParams) -> AppResult<()> {
+    agents::update_context(deps, p.agent_id, &p.content)
+}
+
+pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
+    agents::delete(deps, p.agent_id)
+}
+
+pub(crate) fn get_layouts(deps: &Deps, (): ()) -> AppResult<Layouts> {
+    layouts::get(deps)
+}
+
+pub(crate) fn create_layout(deps: &Deps, p: NameParams) -> AppResult<NamedLayout> {
+    layouts::create(deps, &p.name)
+}
+
+pub(crate) fn rename_layout(deps: &Deps, p: RenameLayoutParams) -> AppResult<()> {
+    layouts::rename(deps, p.layout_id, &p.name)
+}
+
+pub(crate) fn delete_layout(deps: &Deps, p: LayoutParams) -> AppResult<()> {
+    layouts::delete(deps, p.layout_id)
+}
+
+pub(crate) fn set_active_layout(deps: &Deps, p: LayoutParams) -> AppResult<()> {
+    layouts::set_active(deps, p.layout_id)
+}
+
+pub(crate) fn split_cell(deps: &Deps, p: SplitCellParams) -> AppResult<NodeId> {
+    layouts::split(deps, p.cell, p.direction)
+}
+
+pub(crate) fn close_cell(deps: &Deps, cell: CellRef) -> AppResult<()> {
+    layouts::close(deps, cell)
+}
+
+pub(crate) fn move_cell(deps: &Deps, p: MoveCellParams) -> AppResult<()> {
+    layouts::move_cell(
+        deps,
+        MoveCell {
+            cell: p.cell,
+            target: p.target_id,
+            direction: p.direction,
+            side: p.side.unwrap_or(Side::After),
+        },
+    )
+}
+
+pub(crate) fn swap_cells(deps: &Deps, p: SwapCellsParams) -> AppResult<()> {
+    layouts::swap(deps, p.layout_id, p.a, p.b)
+}
+
+pub(crate) fn resize_split(deps: &Deps, p: ResizeSplitParams) -> AppResult<()> {
+    layouts::resize(deps, p.layout_id, p.split_id, p.ratios)
+}
+
+pub(crate) fn assign_agent(deps: &Deps, p: AssignAgentParams) -> AppResult<()> {
+    layouts::assign_agent(deps, p.cell, p.agent_id)
+}
+
+pub(crate) fn launch_agent(deps: &Deps, p: LaunchAgentParams) -> AppResult<SessionInfo> {
+    sessions::launch_agent(
+        deps,
+        LaunchAgent {
+            agent_id: p.agent_id,
+            cell: p.cell,
+            size: p.size,
+        },
+    )
+}
+
+pub(crate) fn open_shell(deps: &Deps, p: OpenShellParams) -> AppResult<SessionInfo> {
+    sessions::open_shell(deps, p.cell, p.size)
+}
+
+pub(crate) fn stop_session(deps: &Deps, p: SessionParams) -> AppResult<()> {
+    sessions::stop(deps, p.session_id)
+}
+
+pub(crate) fn restart_session(deps: &Deps, p: SessionSizeParams) -> AppResult<SessionInfo> {
+    sessions::restart(deps, p.session_id, p.size)
+}
+
+pub(crate) fn list_sessions(deps: &Deps, (): ()) -> AppResult<Vec<SessionInfo>> {
+    Ok(sessions::list(deps))
+}
+
+pub(crate) fn write_terminal(deps: &Deps, p: WriteTerminalParams) -> AppResult<()> {
+    sessions::write(deps, p.session_id, p.data.as_bytes())
+}
+
+pub(crate) fn resize_terminal(deps: &Deps, p: SessionSizeParams) -> AppResult<()> {
+    sessions::resize(deps, p.session_id, p.size)
+}

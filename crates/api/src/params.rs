@@ -1,0 +1,137 @@
+//! The params of each method, and the results that exist only on the wire. A method whose
+//! params are one domain value takes that value itself (`CellRef`, …).
+
+use idea_domain::layout::{Direction, Side};
+use idea_domain::ports::ProfileProblem;
+use idea_domain::terminal::TerminalSize;
+use idea_domain::{AgentId, AgentProfile, CellRef, LayoutId, NodeId, ProfileId, SessionId};
+use serde::{Deserialize, Serialize};
+
+/// Derives what every params type needs (decoding, and its TypeScript twin).
+macro_rules! params {
+    ($($item:item)*) => {$(
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+        #[serde(rename_all = "camelCase")]
+        $item
+    )*};
+}
+
+params! {
+    pub struct CreateAgentParams {
+        pub name: String,
+        pub profile_id: ProfileId,
+        /// A persona template id (`architect`, …); an empty persona when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub template: Option<String>,
+    }
+
+    pub struct AgentParams {
+        pub agent_id: AgentId,
+    }
+
+    pub struct UpdateAgentContextParams {
+        pub agent_id: AgentId,
+        pub content: String,
+    }
+
+    pub struct NameParams {
+        pub name: String,
+    }
+
+    pub struct LayoutParams {
+        pub layout_id: LayoutId,
+    }
+
+    pub struct RenameLayoutParams {
+        pub layout_id: LayoutId,
+        pub name: String,
+    }
+
+    pub struct SplitCellParams {
+        #[serde(flatten)]
+        pub cell: CellRef,
+        pub direction: Direction,
+    }
+
+    pub struct MoveCellParams {
+        #[serde(flatten)]
+        pub cell: CellRef,
+        pub target_id: NodeId,
+        pub direction: Direction,
+        /// Where next to the target; after (right/below) when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub side: Option<Side>,
+    }
+
+    pub struct SwapCellsParams {
+        pub layout_id: LayoutId,
+        pub a: NodeId,
+        pub b: NodeId,
+    }
+
+    pub struct ResizeSplitParams {
+        pub layout_id: LayoutId,
+        pub split_id: NodeId,
+        pub ratios: Vec<f64>,
+    }
+
+    pub struct AssignAgentParams {
+        #[serde(flatten)]
+        pub cell: CellRef,
+        pub agent_id: Option<AgentId>,
+    }
+
+    pub struct LaunchAgentParams {
+        #[serde(flatten)]
+        pub cell: CellRef,
+        pub agent_id: AgentId,
+        #[serde(flatten)]
+        pub size: TerminalSize,
+    }
+
+    pub struct OpenShellParams {
+        #[serde(flatten)]
+        pub cell: CellRef,
+        #[serde(flatten)]
+        pub size: TerminalSize,
+    }
+
+    pub struct SessionParams {
+        pub session_id: SessionId,
+    }
+
+    pub struct SessionSizeParams {
+        pub session_id: SessionId,
+        #[serde(flatten)]
+        pub size: TerminalSize,
+    }
+
+    pub struct WriteTerminalParams {
+        pub session_id: SessionId,
+        /// UTF-8 text typed into the terminal.
+        pub data: String,
+    }
+
+    pub struct AckTerminalParams {
+        pub session_id: SessionId,
+        /// How many more bytes of output the client has processed.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        pub bytes: u64,
+    }
+
+    /// `listProfiles`' answer: the merged catalogue and what was wrong in the user's file.
+    pub struct ProfilesAnswer {
+        pub profiles: Vec<AgentProfile>,
+        pub problems: Vec<ProfileProblem>,
+    }
+
+    /// `attachTerminal`'s answer; the output follows on the transport's terminal stream.
+    pub struct AttachAnswer {
+        /// This client's attachment id (one per session and client).
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        pub attachment: u64,
+    }
+}

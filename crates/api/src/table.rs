@@ -1,0 +1,180 @@
+//! The machinery behind the method list: the `methods!` macro, what it declares per method,
+//! and how params are decoded.
+
+use idea_application::{ErrorCode, ErrorKind, WireError};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// One declared method, for documentation, the generated TypeScript and the tests.
+#[derive(Debug)]
+pub struct MethodSpec {
+    /// The wire name (`createAgent`).
+    pub name: &'static str,
+    /// What it does (the doc comment of its declaration).
+    pub doc: &'static str,
+    /// The error codes its use case can return; any call may also fail with `BAD_REQUEST`,
+    /// `UNKNOWN_METHOD` or `INTERNAL`.
+    pub errors: &'static [ErrorCode],
+}
+
+/// Why a call could not become a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    UnknownMethod(String),
+    BadParams { method: String, reason: String },
+}
+
+impl From<DecodeError> for WireError {
+    fn from(error: DecodeError) -> Self {
+        match error {
+            DecodeError::UnknownMethod(method) => WireError::new(
+                ErrorKind::UnknownMethod {
+                    method: method.clone(),
+                },
+                format!("unknown method \"{method}\""),
+            ),
+            DecodeError::BadParams { method, reason } => WireError::new(
+                ErrorKind::BadRequest,
+                format!("bad params for {method}: {reason}"),
+            ),
+        }
+    }
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Object(o) => o.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+/// Decodes `params` as `P`. "No params" may be absent, `null`, `{}` or `[]`, whatever `P` is.
+pub(crate) fn decode_params<P: DeserializeOwned>(
+    method: &str,
+    params: Option<Value>,
+) -> Result<P, DecodeError> {
+    let value = params.unwrap_or(Value::Null);
+    let empty = is_empty(&value);
+    match serde_json::from_value::<P>(value) {
+        Ok(params) => Ok(params),
+        Err(first) => {
+            // `()` wants `null`, a struct of optional fields wants `{}`: try the other one.
+            let retry = empty
+                .then(|| {
+                    serde_json::from_value::<P>(Value::Null)
+                        .or_else(|_| serde_json::from_value::<P>(Value::Object(Default::default())))
+                        .ok()
+                })
+                .flatten();
+            retry.ok_or_else(|| DecodeError::BadParams {
+                method: method.to_owned(),
+                reason: first.to_string(),
+            })
+        }
+    }
+}
+
+/// Declares methods: `Variant = "wireName" (Params) -> Result, errors [Code, …] => handler;`.
+/// Generates the enum, its decoder, its table of [`MethodSpec`]s and (feature `ts`) the
+/// method-map entries. With `dispatch`, also the dispatcher calling each handler, whose
+/// return type must be `AppResult<Result>`: the declared result cannot drift from the code.
+macro_rules! methods {
+    // Requests: each has a handler, and the enum gets a dispatcher.
+    (
+        $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident; dispatch;
+        $(
+            $(#[doc = $doc:literal])*
+            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty,
+            errors [$($Err:ident),* $(,)?] => $handler:path;
+        )*
+    ) => {
+        methods!(@common $(#[$meta])* enum $Enum; table $TABLE;
+            $( $(#[doc = $doc])* $Variant = $name ($Params) -> $Result, errors [$($Err),*]; )*);
+
+        impl $Enum {
+            pub(crate) fn dispatch(
+                self,
+                deps: &idea_application::Deps,
+            ) -> Result<serde_json::Value, idea_application::WireError> {
+                let encoded = match self {
+                    $( Self::$Variant(params) => {
+                        let result: idea_application::AppResult<$Result> = $handler(deps, params);
+                        result.map_err(|e| e.to_wire()).map(|r| serde_json::to_value(r))
+                    } )*
+                }?;
+                encoded.map_err(|e| idea_application::WireError::new(
+                    idea_application::ErrorKind::Internal,
+                    format!("cannot encode the result: {e}"),
+                ))
+            }
+        }
+    };
+    // Stream methods: declared for the table and the TypeScript; the transport handles them.
+    (
+        $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident;
+        $(
+            $(#[doc = $doc:literal])*
+            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty,
+            errors [$($Err:ident),* $(,)?];
+        )*
+    ) => {
+        methods!(@common $(#[$meta])* enum $Enum; table $TABLE;
+            $( $(#[doc = $doc])* $Variant = $name ($Params) -> $Result, errors [$($Err),*]; )*);
+    };
+    (@common
+        $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident;
+        $(
+            $(#[doc = $doc:literal])*
+            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty, errors [$($Err:ident),*];
+        )*
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone)]
+        pub enum $Enum {
+            $( $(#[doc = $doc])* $Variant($Params), )*
+        }
+
+        pub const $TABLE: &[$crate::table::MethodSpec] = &[
+            $( $crate::table::MethodSpec {
+                name: $name,
+                doc: concat!($($doc, "\n",)* ""),
+                errors: &[$(idea_application::ErrorCode::$Err),*],
+            }, )*
+        ];
+
+        impl $Enum {
+            /// Decodes a call by its method name, then its params.
+            ///
+            /// # Errors
+            /// An unknown method, or params that do not fit it.
+            pub fn decode(
+                method: &str,
+                params: Option<serde_json::Value>,
+            ) -> Result<Self, $crate::table::DecodeError> {
+                match method {
+                    $( $name => $crate::table::decode_params::<$Params>(method, params).map(Self::$Variant), )*
+                    _ => Err($crate::table::DecodeError::UnknownMethod(method.to_owned())),
+                }
+            }
+
+            /// The wire name.
+            pub fn method(&self) -> &'static str {
+                match self {
+                    $( Self::$Variant(_) => $name, )*
+                }
+            }
+
+            #[cfg(feature = "ts")]
+            pub(crate) fn ts_entries(
+                cfg: &ts_rs::Config,
+                imports: &mut $crate::ts::Imports,
+            ) -> Vec<String> {
+                vec![ $( $crate::ts::entry::<$Params, $Result>(
+                    cfg, imports, $name, &[$(idea_application::ErrorCode::$Err),*],
+                ), )* ]
+            }
+        }
+    };
+}
