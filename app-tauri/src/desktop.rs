@@ -5,9 +5,12 @@
 use crate::api;
 use crate::api::params::AttachAnswer;
 use crate::cli::Failure;
-use crate::compose::{OpenProject, open_project};
+use crate::compose::{OpenProject, open_project, project_path};
+use crate::owner::{self, Owner};
+use idea_application::Deps;
 use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
+use idea_infrastructure::owner::OwnerError;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -15,9 +18,22 @@ use tauri::ipc::{Channel, InvokeResponseBody};
 use tauri::{Emitter, Manager, RunEvent};
 
 struct Desktop {
-    project: OpenProject,
+    /// The project this window owns, or why it may not (another IdeA owns it): then every
+    /// request answers `PROJECT_OWNED` and the window says who the owner is.
+    project: Result<OpenProject, WireError>,
+    /// Its local socket, for `idea` commands (held for its Drop, at exit).
+    owner: Mutex<Option<Owner>>,
     /// This window's attachment per session (the window attaches each terminal once).
     attachments: Mutex<HashMap<SessionId, u64>>,
+}
+
+impl Desktop {
+    fn deps(&self) -> Result<Arc<Deps>, WireError> {
+        self.project
+            .as_ref()
+            .map(|p| Arc::clone(&p.deps))
+            .map_err(Clone::clone)
+    }
 }
 
 /// Runs `work` on a blocking thread: a request may do file I/O or wait for a process, and
@@ -41,7 +57,7 @@ async fn api_request(
     method: String,
     params: Option<serde_json::Value>,
 ) -> Result<serde_json::Value, WireError> {
-    let deps = Arc::clone(&state.project.deps);
+    let deps = state.deps()?;
     off_main(move || api::call(&deps, &method, params)).await
 }
 
@@ -51,13 +67,14 @@ async fn attach_terminal(
     session_id: SessionId,
     on_output: Channel<InvokeResponseBody>,
 ) -> Result<AttachAnswer, WireError> {
-    let deps = Arc::clone(&state.project.deps);
+    let deps = state.deps()?;
     let sink = Box::new(move |bytes: &[u8]| {
         // Raw bytes reach the page as an ArrayBuffer, not a JSON array of numbers.
         let _ = on_output.send(InvokeResponseBody::Raw(bytes.to_vec()));
     });
+    let attaching = Arc::clone(&deps);
     let attachment =
-        off_main(move || sessions::attach(&deps, session_id, sink).map_err(|e| e.to_wire()))
+        off_main(move || sessions::attach(&attaching, session_id, sink).map_err(|e| e.to_wire()))
             .await?;
     let previous = state
         .attachments
@@ -65,7 +82,7 @@ async fn attach_terminal(
         .ok()
         .and_then(|mut a| a.insert(session_id, attachment.id));
     if let Some(previous) = previous {
-        sessions::detach(&state.project.deps, session_id, previous);
+        sessions::detach(&deps, session_id, previous);
     }
     Ok(AttachAnswer {
         attachment: attachment.id,
@@ -82,8 +99,9 @@ async fn detach_terminal(
         .lock()
         .ok()
         .and_then(|mut a| a.remove(&session_id))
+        && let Ok(deps) = state.deps()
     {
-        sessions::detach(&state.project.deps, session_id, id);
+        sessions::detach(&deps, session_id, id);
     }
     Ok(())
 }
@@ -99,8 +117,9 @@ async fn ack_terminal(
         .lock()
         .ok()
         .and_then(|a| a.get(&session_id).copied())
+        && let Ok(deps) = state.deps()
     {
-        sessions::ack(&state.project.deps, session_id, id, bytes);
+        sessions::ack(&deps, session_id, id, bytes);
     }
     Ok(())
 }
@@ -116,11 +135,23 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
             "no display (DISPLAY/WAYLAND_DISPLAY unset): use `idea serve` instead".into(),
         ));
     }
-    let project = open_project(dir)?;
-    let events = project.events.clone();
+    let path = project_path(dir)?;
+    let project = open_project(path.as_path())?;
+    let (project, owner) = match owner::lock(&path.as_path().join(".ideai")) {
+        Ok(lock) => {
+            let started =
+                tauri::async_runtime::block_on(async { Owner::start(lock, &project, None) })?;
+            (Ok(project), Some(started))
+        }
+        // The window opens anyway and says who owns the project.
+        Err(OwnerError::Owned(info)) => (Err(owner::owned_error(&info)), None),
+        Err(e) => return Err(owner::lock_failure(e)),
+    };
+    let events = project.as_ref().ok().map(|p| p.events.clone());
     let app = tauri::Builder::default()
         .manage(Desktop {
             project,
+            owner: Mutex::new(owner),
             attachments: Mutex::default(),
         })
         .invoke_handler(tauri::generate_handler![
@@ -131,9 +162,11 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
-            events.subscribe(move |event| {
-                let _ = handle.emit("idea://event", event);
-            });
+            if let Some(events) = events {
+                events.subscribe(move |event| {
+                    let _ = handle.emit("idea://event", event);
+                });
+            }
             Ok(())
         })
         .build(tauri::generate_context!())
@@ -142,13 +175,21 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         })?;
     app.run(|app, event| {
         if let RunEvent::Exit = event {
-            let deps = &app.state::<Desktop>().project.deps;
+            let desktop = app.state::<Desktop>();
+            let Ok(project) = &desktop.project else {
+                return;
+            };
+            let deps = &project.deps;
             if let Err(e) = sessions::snapshot_running_agents(deps) {
                 let error = &e as &dyn std::error::Error;
                 tracing::error!(error, "could not record the running agents");
                 eprintln!("idea: could not record the running agents: {e}");
             }
             sessions::stop_all(deps);
+            // Only now may another process own the project.
+            if let Ok(mut owner) = desktop.owner.lock() {
+                owner.take();
+            }
         }
     });
     Ok(())

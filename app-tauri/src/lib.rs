@@ -8,4 +8,6 @@ pub mod compose;
 #[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod logging;
+pub mod owner;
+mod rpc;
 pub mod serve;

@@ -3,8 +3,8 @@
 use super::{Failure, print_json};
 use crate::compose::open_project;
 use clap::Subcommand;
-use idea_application::agents::{self, NewAgent};
-use idea_domain::{AgentOrigin, ProfileId};
+use idea_application::agents;
+use idea_domain::{Agent, AgentOrigin};
 use std::path::PathBuf;
 
 #[derive(Debug, Subcommand)]
@@ -54,15 +54,11 @@ pub fn run(command: AgentCommand) -> Result<(), Failure> {
             project,
             json,
         } => {
-            let open = open_project(&project)?;
-            let new = NewAgent {
-                name,
-                profile_id: ProfileId::new(profile),
-            };
-            let agent = match template {
-                Some(t) => agents::create_from_template(&open.deps, new, &t)?,
-                None => agents::create_from_scratch(&open.deps, new)?,
-            };
+            // Through the project's owner when one runs, so its open windows show the agent.
+            let params =
+                serde_json::json!({ "name": name, "profileId": profile, "template": template });
+            let agent: Agent =
+                decode(crate::owner::client::call(&project, "createAgent", params)?)?;
             if json {
                 print_json(&agent)
             } else {
@@ -121,7 +117,9 @@ pub fn run(command: AgentCommand) -> Result<(), Failure> {
         AgentCommand::Delete { agent, project } => {
             let open = open_project(&project)?;
             let found = agents::find(&open.deps, &agent)?;
-            let removed = agents::delete(&open.deps, found.agent_id)?;
+            let params = serde_json::json!({ "agentId": found.agent_id });
+            let removed: Agent =
+                decode(crate::owner::client::call(&project, "deleteAgent", params)?)?;
             println!(
                 "Deleted {} ({}); its persona .ideai/{} was kept",
                 removed.name, removed.agent_id, removed.md_path
@@ -129,4 +127,9 @@ pub fn run(command: AgentCommand) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// A request's result as its Rust type.
+fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, Failure> {
+    serde_json::from_value(value).map_err(|e| Failure::Internal(e.into()))
 }

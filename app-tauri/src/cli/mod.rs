@@ -82,6 +82,19 @@ impl From<AppError> for Failure {
     }
 }
 
+/// An error answer of the API (from the owner's socket, say), by the same rule.
+impl From<idea_application::WireError> for Failure {
+    fn from(error: idea_application::WireError) -> Self {
+        use idea_application::ErrorKind;
+        match error.kind {
+            ErrorKind::Internal | ErrorKind::IoError { .. } => {
+                Self::Internal(anyhow::anyhow!(error.message))
+            }
+            _ => Self::User(error.message),
+        }
+    }
+}
+
 impl From<anyhow::Error> for Failure {
     fn from(error: anyhow::Error) -> Self {
         Self::Internal(error)

@@ -2,16 +2,16 @@
 //! and one WebSocket per page carrying the JSON-RPC API, terminal bytes and events (see
 //! `docs/api.md`, "Transport 1").
 //!
-//! Files: `auth` (token, cookie, `Origin`), `assets` (the embedded frontend), `rpc`
-//! (JSON-RPC framing and error codes), `ws` (one connection).
+//! Files: `auth` (token, cookie, `Origin`), `assets` (the embedded frontend), `ws` (one
+//! connection); the JSON-RPC framing is `crate::rpc`, shared with the owner socket.
 
 mod assets;
 mod auth;
-mod rpc;
 mod ws;
 
 use crate::cli::Failure;
-use crate::compose::{OpenProject, open_project};
+use crate::compose::OpenProject;
+use crate::rpc;
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
@@ -195,7 +195,7 @@ fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send> {
 }
 
 /// Makes `dir` a project if it is not one yet (so `idea serve` just works), then opens it.
-fn prepare(dir: &Path) -> Result<OpenProject, Failure> {
+fn prepare(dir: &Path) -> Result<crate::owner::Claimed, Failure> {
     if !dir.is_dir() {
         return Err(Failure::User(format!("{}: no such folder", dir.display())));
     }
@@ -206,7 +206,8 @@ fn prepare(dir: &Path) -> Result<OpenProject, Failure> {
     if done.created {
         eprintln!("idea: initialised {}", path.as_path().display());
     }
-    Ok(open_project(path.as_path())?)
+    // The one owner: a second `idea serve` (or desktop window) of this project stops here.
+    crate::owner::claim(path.as_path())
 }
 
 /// `idea serve [DIR] [--port P] [--token T]`: serves until SIGINT/SIGTERM, then exits 0.
@@ -227,7 +228,7 @@ pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> 
         "idea: log: {}",
         crate::logging::current_log_file(&crate::compose::user_dir()).display()
     );
-    let project = prepare(dir)?;
+    let crate::owner::Claimed { project, lock } = prepare(dir)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -239,9 +240,12 @@ pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> 
             Failure::Internal(anyhow::Error::new(e).context("cannot install signal handlers"))
         })?;
         let shown = project.path.as_path().display().to_string();
+        let mut owner = crate::owner::Owner::start(lock, &project, None)?;
         let server = bind(project, port, token)
             .await
             .map_err(|e| Failure::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+        // Published without its token: `.owner.json` lives in the project folder.
+        owner.set_url(format!("http://{}/", server.addr()));
         // The address only: the URL carries the token.
         tracing::info!(project = %shown, addr = %server.addr(), "serving");
         // One line, parsed by scripts and tests; a closed stdout must not stop the server.
@@ -249,10 +253,13 @@ pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> 
         let _ = writeln!(stdout, "IdeA serving {shown} at {}", server.url());
         let _ = stdout.flush();
         drop(stdout);
-        server
+        let served = server
             .run(shutdown)
             .await
-            .map_err(|e| Failure::Internal(anyhow::Error::new(e).context("the server failed")))
+            .map_err(|e| Failure::Internal(anyhow::Error::new(e).context("the server failed")));
+        // The project is closed: only now may another process own it.
+        drop(owner);
+        served
     });
     // Connections still open hold tasks; do not wait for them.
     runtime.shutdown_timeout(Duration::from_millis(500));

@@ -2,9 +2,9 @@
 //! (16-byte session uuid, then the payload), and domain events pushed as notifications.
 
 use super::Shared;
-use super::rpc::{self, RpcError};
 use crate::api::StreamRequest;
 use crate::api::params::{AckTerminalParams, AttachAnswer};
+use crate::rpc::{self, RpcError};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};

@@ -5,16 +5,16 @@ use crate::api::StreamRequest;
 use idea_application::{ErrorKind, WireError};
 use serde_json::{Map, Value, json};
 
-pub(super) const PARSE_ERROR: i64 = -32700;
-pub(super) const INVALID_REQUEST: i64 = -32600;
-pub(super) const METHOD_NOT_FOUND: i64 = -32601;
-pub(super) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
 /// An IdeA error; its stable code is in `data.code`.
-pub(super) const APPLICATION_ERROR: i64 = -32000;
+pub(crate) const APPLICATION_ERROR: i64 = -32000;
 
 /// One well-formed call. `id` is `None` for a notification (no answer is sent).
 #[derive(Debug)]
-pub(super) struct Call {
+pub(crate) struct Call {
     pub id: Option<Value>,
     pub method: String,
     pub params: Option<Value>,
@@ -22,7 +22,7 @@ pub(super) struct Call {
 
 /// The `error` member of a JSON-RPC answer.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct RpcError {
+pub(crate) struct RpcError {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
@@ -60,7 +60,7 @@ impl RpcError {
 
 /// Parses one text frame. A frame that is not a valid call yields the error answer to send
 /// (always answered, with `id: null` when the id itself is unusable).
-pub(super) fn parse(text: &str) -> Result<Call, Box<(Value, RpcError)>> {
+pub(crate) fn parse(text: &str) -> Result<Call, Box<(Value, RpcError)>> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         Box::new((
             Value::Null,
@@ -98,17 +98,17 @@ pub(super) fn parse(text: &str) -> Result<Call, Box<(Value, RpcError)>> {
 }
 
 /// The params of a stream method (`attachTerminal`, …); malformed ones are `-32602`.
-pub(super) fn stream_call(method: &str, params: Option<Value>) -> Result<StreamRequest, RpcError> {
+pub(crate) fn stream_call(method: &str, params: Option<Value>) -> Result<StreamRequest, RpcError> {
     StreamRequest::decode(method, params).map_err(|e| RpcError::from_wire(e.into()))
 }
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}`.
-pub(super) fn result(id: Value, result: Value) -> String {
+pub(crate) fn result(id: Value, result: Value) -> String {
     json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string()
 }
 
 /// `{"jsonrpc":"2.0","id":…,"error":{code,message,data?}}`.
-pub(super) fn error(id: Value, error: &RpcError) -> String {
+pub(crate) fn error(id: Value, error: &RpcError) -> String {
     let mut body = Map::new();
     body.insert("code".into(), Value::from(error.code));
     body.insert("message".into(), Value::from(error.message.as_str()));
@@ -119,7 +119,7 @@ pub(super) fn error(id: Value, error: &RpcError) -> String {
 }
 
 /// The answer to a call: its result or its error.
-pub(super) fn answer(id: Value, outcome: Result<Value, RpcError>) -> String {
+pub(crate) fn answer(id: Value, outcome: Result<Value, RpcError>) -> String {
     match outcome {
         Ok(value) => result(id, value),
         Err(e) => error(id, &e),
@@ -127,7 +127,7 @@ pub(super) fn answer(id: Value, outcome: Result<Value, RpcError>) -> String {
 }
 
 /// `{"jsonrpc":"2.0","method":…,"params":…}` (a server → client notification).
-pub(super) fn notification(
+pub(crate) fn notification(
     method: &str,
     params: &impl serde::Serialize,
 ) -> serde_json::Result<String> {

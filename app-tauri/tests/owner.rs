@@ -1,0 +1,236 @@
+//! One owner per project, run for real: a second `idea serve` is refused and names the first;
+//! after `kill -9` the next opener takes over the stale socket; `idea agent create` goes
+//! through the owner (its WebSocket clients hear of it) and concurrent creates lose nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+const DEADLINE: Duration = Duration::from_secs(20);
+
+/// A running `idea serve`; killed when dropped.
+struct Served {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn idea(user: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_idea"));
+    command
+        .env("IDEA_USER_DIR", user)
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null());
+    command
+}
+
+fn serve(project: &Path, user: &Path) -> Served {
+    let mut child = idea(user)
+        .args([
+            "serve",
+            project.to_str().unwrap(),
+            "--port",
+            "0",
+            "--token",
+            TOKEN,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(DEADLINE).unwrap();
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
+    Served { child, port }
+}
+
+fn owner_file(project: &Path) -> Value {
+    let text = std::fs::read_to_string(project.join(".ideai/.owner.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn create_agent(project: &Path, user: &Path, name: &str) -> Output {
+    idea(user)
+        .args([
+            "agent",
+            "create",
+            "--name",
+            name,
+            "--profile",
+            "shell",
+            "--json",
+        ])
+        .args(["--project", project.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
+fn folders() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    let user = dir.path().join("user");
+    std::fs::create_dir_all(&project).unwrap();
+    let project = project.canonicalize().unwrap();
+    (dir, project, user)
+}
+
+#[test]
+fn a_second_owner_is_refused_and_names_the_first() {
+    let (_dir, project, user) = folders();
+    let first = serve(&project, &user);
+    let second = idea(&user)
+        .args(["serve", project.to_str().unwrap(), "--port", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains(&format!("process {}", first.child.id())),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("http://127.0.0.1:{}/", first.port)),
+        "{said}"
+    );
+    assert!(
+        !said.contains(TOKEN),
+        "the token is not shown to others: {said}"
+    );
+    assert!(
+        second.stdout.is_empty(),
+        "the second never announced itself"
+    );
+}
+
+#[test]
+fn after_kill_9_the_next_opener_takes_over_and_replaces_the_stale_socket() {
+    let (_dir, project, user) = folders();
+    let mut first = serve(&project, &user);
+    let socket = PathBuf::from(owner_file(&project)["socket"].as_str().unwrap());
+    assert!(
+        std::fs::symlink_metadata(&socket)
+            .unwrap()
+            .file_type()
+            .is_socket()
+    );
+    first.child.kill().unwrap(); // SIGKILL: nothing is cleaned up
+    first.child.wait().unwrap();
+    assert!(socket.exists(), "a killed owner leaves its socket behind");
+
+    let second = serve(&project, &user);
+    let owner = owner_file(&project);
+    assert_eq!(owner["pid"], second.child.id());
+    assert_eq!(PathBuf::from(owner["socket"].as_str().unwrap()), socket);
+    // The replaced socket answers: a CLI create goes through the new owner.
+    let created = create_agent(&project, &user, "Reviewer");
+    assert!(created.status.success(), "{created:?}");
+}
+
+#[test]
+fn with_no_owner_the_cli_works_alone_and_leaves_no_owner_behind() {
+    let (_dir, project, user) = folders();
+    assert!(
+        idea(&user)
+            .args(["init", project.to_str().unwrap()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let created = create_agent(&project, &user, "Solo");
+    assert!(created.status.success(), "{created:?}");
+    assert!(!project.join(".ideai/.owner.json").exists());
+    // And an owner can start right after.
+    let _served = serve(&project, &user);
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn call(ws: &mut Ws, events: &mut Vec<Value>, id: u64, method: &str, params: Value) -> Value {
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    ws.send(Message::text(request.to_string())).await.unwrap();
+    loop {
+        let message = tokio::time::timeout(DEADLINE, ws.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let Message::Text(text) = message else {
+            continue;
+        };
+        let value: Value = serde_json::from_str(text.as_str()).unwrap();
+        if value["method"] == "event" {
+            events.push(value["params"].clone());
+        } else if value["id"] == id {
+            assert!(value.get("error").is_none(), "{method}: {value}");
+            return value["result"].clone();
+        }
+    }
+}
+
+/// The UI (a WebSocket client) renames a layout over and over while 20 `idea agent create`
+/// run at once: every create is acknowledged, every agent is there, the UI heard of each, and
+/// the layout keeps its last name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_cli_creates_while_the_ui_renames_lose_nothing() {
+    let (_dir, project, user) = folders();
+    let served = serve(&project, &user);
+    let url = format!("ws://127.0.0.1:{}/ws?token={TOKEN}", served.port);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut events = Vec::new();
+    let layouts = call(&mut ws, &mut events, 1, "getLayouts", Value::Null).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+
+    let creates: Vec<_> = (0..20)
+        .map(|i| {
+            let (project, user) = (project.clone(), user.clone());
+            std::thread::spawn(move || create_agent(&project, &user, &format!("Agent {i}")))
+        })
+        .collect();
+    let mut id = 2;
+    while !creates.iter().all(|c| c.is_finished()) {
+        let params = json!({"layoutId": layout, "name": format!("Tab {id}")});
+        call(&mut ws, &mut events, id, "renameLayout", params).await;
+        id += 1;
+    }
+    let last = format!("Tab {}", id - 1);
+    for create in creates {
+        let output = create.join().unwrap();
+        assert!(output.status.success(), "{output:?}");
+    }
+
+    let agents = call(&mut ws, &mut events, id, "listAgents", Value::Null).await;
+    assert_eq!(agents.as_array().unwrap().len(), 20, "{agents}");
+    let layouts = call(&mut ws, &mut events, id + 1, "getLayouts", Value::Null).await;
+    assert_eq!(layouts["layouts"][0]["name"], last.as_str());
+    let heard = events
+        .iter()
+        .filter(|e| e["type"] == "agentCreated")
+        .count();
+    assert_eq!(heard, 20, "the open UI hears of every CLI create");
+}
