@@ -173,7 +173,8 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         .map_err(|e| {
             Failure::Internal(anyhow::anyhow!("the desktop window failed to start: {e}"))
         })?;
-    app.run(|app, event| {
+    // `run_return`, not `run`: `run` exits the process, and the log guard would never flush.
+    let _ = app.run_return(|app, event| {
         if let RunEvent::Exit = event {
             let desktop = app.state::<Desktop>();
             let Ok(project) = &desktop.project else {

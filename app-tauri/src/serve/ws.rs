@@ -14,7 +14,7 @@ use idea_domain::terminal::OutputSink;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{Semaphore, broadcast, mpsc};
 
 /// Close code sent to a client that fell too far behind on events (its view is stale: it
 /// should reconnect and reload). 1013 = "try again later".
@@ -90,10 +90,11 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     let mut client = Client {
         shared,
         out,
+        in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
         attachments: HashMap::new(),
     };
-    // Calls are handled one at a time, in arrival order, so keystrokes and `writeTerminal`
-    // reach the PTY in the order they were sent; output and events keep flowing meanwhile.
+    // Frames are read in arrival order: keystrokes, `writeTerminal` and `resizeTerminal` reach
+    // the PTY in the order they were sent; other calls run side by side (see `on_text`).
     while let Some(Ok(message)) = from_client.next().await {
         match message {
             Message::Text(text) => client.on_text(text.as_str()).await,
@@ -106,10 +107,29 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     writer.abort();
 }
 
+/// Calls that act on a session's terminal in the order they were sent.
+const IN_ORDER: &[&str] = &["writeTerminal", "resizeTerminal"];
+/// Calls of one connection running side by side.
+const MAX_IN_FLIGHT: usize = 16;
+
+/// Any request of [`crate::api`], run off the async threads (use cases may do file I/O).
+async fn api(
+    shared: Arc<Shared>,
+    method: String,
+    params: Option<Value>,
+) -> Result<Value, RpcError> {
+    tokio::task::spawn_blocking(move || crate::api::call(&shared.project.deps, &method, params))
+        .await
+        .map_err(|e| RpcError::internal(format!("the request failed: {e}")))?
+        .map_err(RpcError::from_wire)
+}
+
 /// The state of one connection: where its frames go and what it is attached to.
 struct Client {
     shared: Arc<Shared>,
     out: Outgoing,
+    /// Calls running side by side; reading waits while all are taken (backpressure).
+    in_flight: Arc<Semaphore>,
     /// Session → attachment id, to ack and detach (one attachment per session).
     attachments: HashMap<SessionId, u64>,
 }
@@ -143,19 +163,29 @@ impl Client {
             Some(Ok(StreamRequest::DetachTerminal(p))) => self.detach(p.session_id),
             Some(Ok(StreamRequest::AckTerminal(p))) => self.ack(p),
             Some(Err(e)) => Err(e),
-            None => self.api(&method, params).await,
+            None if IN_ORDER.contains(&method.as_str()) => {
+                api(Arc::clone(&self.shared), method, params).await
+            }
+            None => return self.run_aside(id, method, params).await,
         };
         self.reply(id, outcome);
     }
 
-    /// Any request of [`crate::api`], run off the async threads (use cases may do file I/O).
-    async fn api(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+    /// Runs a call without holding up the next ones (a slow restart must not delay another
+    /// cell's request); its answer is sent when it is ready.
+    async fn run_aside(&self, id: Option<Value>, method: String, params: Option<Value>) {
+        let Ok(slot) = Arc::clone(&self.in_flight).acquire_owned().await else {
+            return;
+        };
         let shared = Arc::clone(&self.shared);
-        let method = method.to_owned();
-        tokio::task::spawn_blocking(move || crate::api::call(&shared.project.deps, &method, params))
-            .await
-            .map_err(|e| RpcError::internal(format!("the request failed: {e}")))?
-            .map_err(RpcError::from_wire)
+        let out = self.out.clone();
+        tokio::spawn(async move {
+            let outcome = api(shared, method, params).await;
+            if let Some(id) = id {
+                let _ = out.send(Message::Text(Utf8Bytes::from(rpc::answer(id, outcome))));
+            }
+            drop(slot);
+        });
     }
 
     fn attach(&mut self, id: Option<Value>, session: SessionId) {

@@ -80,6 +80,9 @@ pub fn rename(deps: &Deps, id: LayoutId, name: &str) -> AppResult<()> {
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
 pub fn delete(deps: &Deps, id: LayoutId) -> AppResult<()> {
+    // Under the launch lock: a launch checks its cell and registers its session under it too,
+    // so no session can start in a cell this removes after the sweep below.
+    let _launching = deps.sessions.lock_launch();
     update(deps, |l| l.delete(id).map(drop).map_err(AppError::from))?;
     // The tab's terminals go with it.
     crate::sessions::stop_orphaned(deps)
@@ -114,6 +117,8 @@ pub fn split(deps: &Deps, cell: CellRef, direction: Direction) -> AppResult<Node
 /// # Errors
 /// `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `INVALID_LAYOUT_OPERATION`, store errors.
 pub fn close(deps: &Deps, cell: CellRef) -> AppResult<()> {
+    // Under the launch lock, as in `delete`.
+    let _launching = deps.sessions.lock_launch();
     let closed = update(deps, |l| {
         layout_mut(l, cell.layout_id)?.tree.close(cell.node_id)?;
         Ok(())

@@ -298,3 +298,30 @@ fn swapping_cells_moves_their_running_sessions_with_them() {
     );
     sessions::open_shell(&w.deps, CellRef::new(layout, left), SIZE).unwrap();
 }
+
+/// Regression: a shell opened while its cell was being closed (two connections) kept running
+/// in no cell. Closing now waits for a launch in progress, then sweeps its session.
+#[test]
+fn a_cell_closed_during_a_launch_takes_the_new_session_with_it() {
+    let w = world();
+    let (layout, left, _) = two_cells(&w);
+    let (started_tx, started) = std::sync::mpsc::channel();
+    let (go, go_rx) = std::sync::mpsc::channel();
+    *w.terminals.pause.lock().unwrap() = Some((started_tx, go_rx));
+    std::thread::scope(|scope| {
+        let opening =
+            scope.spawn(|| sessions::open_shell(&w.deps, CellRef::new(layout, left), SIZE));
+        started.recv().unwrap();
+        let closing = scope.spawn(|| layouts::close(&w.deps, CellRef::new(layout, left)));
+        // Give the close every chance to finish while the shell is being spawned.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        go.send(()).unwrap();
+        opening.join().unwrap().unwrap();
+        closing.join().unwrap().unwrap();
+    });
+    let running: Vec<_> = sessions::list(&w.deps)
+        .into_iter()
+        .filter(|s| s.status == idea_domain::terminal::SessionStatus::Running)
+        .collect();
+    assert!(running.is_empty(), "a shell runs in no cell: {running:?}");
+}

@@ -6,7 +6,7 @@ use idea_domain::terminal::{
     Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, SpawnSpec, TerminalHost,
     TerminalSession, TerminalSize,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 
 #[derive(Default)]
 pub struct FakeTerminals {
@@ -14,6 +14,9 @@ pub struct FakeTerminals {
     pub sessions: Mutex<Vec<Arc<FakeSession>>>,
     /// Commands that "do not exist".
     pub missing: Mutex<Vec<String>>,
+    /// When set, `spawn` says it started (first channel) and waits for the go (second), so a
+    /// test can act in the middle of a launch.
+    pub pause: Mutex<Option<(mpsc::Sender<()>, mpsc::Receiver<()>)>>,
 }
 
 pub struct FakeSession {
@@ -46,6 +49,10 @@ impl TerminalHost for FakeTerminals {
     ) -> Result<Arc<dyn TerminalSession>, PtyError> {
         if self.missing.lock().unwrap().contains(&spec.command) {
             return Err(PtyError::CommandNotFound(spec.command.clone()));
+        }
+        if let Some((started, go)) = self.pause.lock().unwrap().take() {
+            started.send(()).unwrap();
+            go.recv_timeout(std::time::Duration::from_secs(5)).unwrap();
         }
         self.spawned.lock().unwrap().push(spec.clone());
         let session = Arc::new(FakeSession {

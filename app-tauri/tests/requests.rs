@@ -1,0 +1,180 @@
+//! Requests of one WebSocket, run for real: a slow call does not hold up the next ones, and a
+//! shell opened while its cell is being closed never survives in no cell.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+const DEADLINE: Duration = Duration::from_secs(20);
+
+struct Served {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve() -> Served {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idea"))
+        .args([
+            "serve",
+            project.to_str().unwrap(),
+            "--port",
+            "0",
+            "--token",
+            TOKEN,
+        ])
+        .env("IDEA_USER_DIR", dir.path().join("user"))
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(DEADLINE).unwrap();
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap();
+    Served {
+        child,
+        port,
+        _dir: dir,
+    }
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(port: u16) -> Ws {
+    let url = format!("ws://127.0.0.1:{port}/ws?token={TOKEN}");
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+async fn send(ws: &mut Ws, id: u64, method: &str, params: Value) {
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    ws.send(Message::text(request.to_string())).await.unwrap();
+}
+
+/// The next answer (events and terminal bytes are skipped).
+async fn answer(ws: &mut Ws) -> Value {
+    loop {
+        let message = tokio::time::timeout(DEADLINE, ws.next())
+            .await
+            .expect("no answer in time")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            if value.get("id").is_some() {
+                return value;
+            }
+        }
+    }
+}
+
+async fn call(ws: &mut Ws, id: u64, method: &str, params: Value) -> Value {
+    send(ws, id, method, params).await;
+    let value = answer(ws).await;
+    assert_eq!(value["id"], id, "{value}");
+    assert!(value.get("error").is_none(), "{method}: {value}");
+    value["result"].clone()
+}
+
+/// Regression: a `restartSession` whose process ignores SIGHUP and SIGTERM takes the whole
+/// stop escalation (~3 s); a request sent after it on the same connection used to wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_restart_does_not_hold_up_the_next_request() {
+    let served = serve();
+    let mut ws = connect(served.port).await;
+    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+    let node = layouts["layouts"][0]["tree"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
+    let shell = call(&mut ws, 2, "openShell", cell).await;
+    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    let stubborn = "trap '' HUP TERM; echo stub''born\n";
+    let params = json!({"sessionId": session, "data": stubborn});
+    call(&mut ws, 3, "writeTerminal", params).await;
+    // Give the shell a moment to run the trap before the restart kills it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let size = json!({"sessionId": session, "rows": 24, "cols": 80});
+    send(&mut ws, 4, "restartSession", size).await;
+    send(&mut ws, 5, "listAgents", Value::Null).await;
+    let first = answer(&mut ws).await;
+    assert_eq!(first["id"], 5, "listAgents waited for the restart: {first}");
+    let second = answer(&mut ws).await;
+    assert_eq!(second["id"], 4, "{second}");
+    assert!(second.get("error").is_none(), "{second}");
+}
+
+/// Regression: `openShell` racing `closeCell` from two connections left shells running in no
+/// cell, seen by no UI. Now the cell check and the registration happen under one lock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_racing_close_leaves_no_shell_without_a_cell() {
+    let served = serve();
+    let mut opener = connect(served.port).await;
+    let mut closer = connect(served.port).await;
+    let layouts = call(&mut opener, 1, "getLayouts", Value::Null).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+    let root = layouts["layouts"][0]["tree"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut id = 10;
+    for _ in 0..60 {
+        id += 2;
+        let split = json!({"layoutId": layout, "nodeId": root, "direction": "horizontal"});
+        let cell = call(&mut opener, id, "splitCell", split).await;
+        let open = json!({"layoutId": layout, "nodeId": cell, "rows": 24, "cols": 80});
+        let close = json!({"layoutId": layout, "nodeId": cell});
+        let (_, _) = tokio::join!(
+            async {
+                send(&mut opener, id, "openShell", open).await;
+                answer(&mut opener).await
+            },
+            async {
+                send(&mut closer, id + 1, "closeCell", close).await;
+                answer(&mut closer).await
+            }
+        );
+    }
+    // Let the killed shells report their exits.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let sessions = call(&mut opener, 1000, "listSessions", Value::Null).await;
+    let astray: Vec<_> = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["status"] == "running")
+        .collect();
+    assert!(astray.is_empty(), "shells still running: {astray:?}");
+}
