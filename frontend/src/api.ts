@@ -85,6 +85,7 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   CORRUPT_FILE: ({ message: m }) => `A project file is damaged and was left untouched: ${m}`,
   NEWER_SCHEMA: ({ message: m }) => `This project was saved by a newer IdeA; update IdeA to open it. ${m}`,
   IO_ERROR: ({ message: m }) => `Could not read or write a project file: ${m}`,
+  UNSAFE_PATH: ({ message: m }) => `A file in .ideai is a link pointing elsewhere; IdeA refuses to follow it: ${m}`,
   AGENT_NOT_FOUND: ({ message: m }) => `${capitalise(m)} (it may have been deleted).`,
   INVALID_NAME: ({ message: m }) => capitalise(m),
   AGENT_NAME_TAKEN: ({ message: m }) => `${capitalise(m)}; choose another name.`,

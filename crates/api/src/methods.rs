@@ -15,80 +15,80 @@ methods! {
 
     /// The open project: id, name, path.
     GetProject = "getProject" (()) -> Project,
-        errors [CorruptFile, NewerSchema, IoError] => h::get_project;
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_project;
     /// The runtime profiles (built-ins merged with the user's file) and the user file's problems.
     ListProfiles = "listProfiles" (()) -> ProfilesAnswer, errors [] => h::list_profiles;
     /// The persona templates an agent can start from.
     ListTemplates = "listTemplates" (()) -> Vec<PersonaTemplate>, errors [] => h::list_templates;
     /// The project's agents.
     ListAgents = "listAgents" (()) -> Vec<Agent>,
-        errors [CorruptFile, NewerSchema, IoError] => h::list_agents;
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_agents;
     /// Creates an agent, from a template or with an empty persona.
     CreateAgent = "createAgent" (CreateAgentParams) -> Agent,
         errors [InvalidName, AgentNameTaken, ProfileNotFound, TemplateNotFound,
-                CorruptFile, NewerSchema, IoError] => h::create_agent;
+                CorruptFile, NewerSchema, IoError, UnsafePath] => h::create_agent;
     /// An agent's persona (Markdown).
     ReadAgentContext = "readAgentContext" (AgentParams) -> String,
-        errors [AgentNotFound, CorruptFile, NewerSchema, IoError] => h::read_agent_context;
+        errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::read_agent_context;
     /// Replaces an agent's persona.
     UpdateAgentContext = "updateAgentContext" (UpdateAgentContextParams) -> (),
-        errors [AgentNotFound, CorruptFile, NewerSchema, IoError] => h::update_agent_context;
+        errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::update_agent_context;
     /// Deletes an agent (its persona file is kept); refused while it runs.
     DeleteAgent = "deleteAgent" (AgentParams) -> Agent,
-        errors [AgentNotFound, AgentRunning, CorruptFile, NewerSchema, IoError] => h::delete_agent;
+        errors [AgentNotFound, AgentRunning, CorruptFile, NewerSchema, IoError, UnsafePath] => h::delete_agent;
     /// Every layout and which one is active.
     GetLayouts = "getLayouts" (()) -> Layouts,
-        errors [CorruptFile, NewerSchema, IoError] => h::get_layouts;
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_layouts;
     /// A new layout with one empty cell.
     CreateLayout = "createLayout" (NameParams) -> NamedLayout,
-        errors [InvalidLayoutOperation, CorruptFile, NewerSchema, IoError] => h::create_layout;
+        errors [InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath] => h::create_layout;
     RenameLayout = "renameLayout" (RenameLayoutParams) -> (),
-        errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError]
+        errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath]
         => h::rename_layout;
     /// Deletes a layout and stops the sessions of its cells.
     DeleteLayout = "deleteLayout" (LayoutParams) -> (),
-        errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError]
+        errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath]
         => h::delete_layout;
     SetActiveLayout = "setActiveLayout" (LayoutParams) -> (),
-        errors [LayoutNotFound, CorruptFile, NewerSchema, IoError] => h::set_active_layout;
+        errors [LayoutNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::set_active_layout;
     /// Splits a cell; the answer is the new cell's id.
     SplitCell = "splitCell" (SplitCellParams) -> NodeId,
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
-                IoError] => h::split_cell;
+                IoError, UnsafePath] => h::split_cell;
     /// Closes a cell and stops its session.
     CloseCell = "closeCell" (CellRef) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
-                IoError] => h::close_cell;
+                IoError, UnsafePath] => h::close_cell;
     /// Moves a cell next to another one (its session moves with it).
     MoveCell = "moveCell" (MoveCellParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
-                IoError] => h::move_cell;
+                IoError, UnsafePath] => h::move_cell;
     /// Swaps two cells' contents (their sessions move with them).
     SwapCells = "swapCells" (SwapCellsParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
-                IoError] => h::swap_cells;
+                IoError, UnsafePath] => h::swap_cells;
     ResizeSplit = "resizeSplit" (ResizeSplitParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
-                IoError] => h::resize_split;
+                IoError, UnsafePath] => h::resize_split;
     /// Places an agent in a cell (or empties it) without starting it.
     AssignAgent = "assignAgent" (AssignAgentParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, AgentNotFound,
-                CorruptFile, NewerSchema, IoError] => h::assign_agent;
+                CorruptFile, NewerSchema, IoError, UnsafePath] => h::assign_agent;
     /// Starts (or resumes) an agent in a cell.
     LaunchAgent = "launchAgent" (LaunchAgentParams) -> SessionInfo,
         errors [AgentNotFound, AgentAlreadyRunning, CellBusy, ProfileNotFound, InvalidProfile,
                 LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed, CorruptFile,
-                NewerSchema, IoError] => h::launch_agent;
+                NewerSchema, IoError, UnsafePath] => h::launch_agent;
     /// Starts the user's shell in a cell.
     OpenShell = "openShell" (OpenShellParams) -> SessionInfo,
         errors [CellBusy, LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed,
-                CorruptFile, NewerSchema, IoError] => h::open_shell;
+                CorruptFile, NewerSchema, IoError, UnsafePath] => h::open_shell;
     /// Stops a session (SIGHUP, then SIGTERM, then SIGKILL).
     StopSession = "stopSession" (SessionParams) -> (), errors [SessionNotFound] => h::stop_session;
     /// Stops a session once its process has exited, then starts it again in the same place.
     RestartSession = "restartSession" (SessionSizeParams) -> SessionInfo,
         errors [SessionNotFound, AgentNotFound, ProfileNotFound, InvalidProfile, CommandNotFound,
-                SpawnFailed, Internal, CorruptFile, NewerSchema, IoError] => h::restart_session;
+                SpawnFailed, Internal, CorruptFile, NewerSchema, IoError, UnsafePath] => h::restart_session;
     /// Every session, live or exited.
     ListSessions = "listSessions" (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
     /// Types text into a session.

@@ -71,6 +71,11 @@ pub enum ErrorKind {
     IoError {
         path: PathBuf,
     },
+    /// A path in the project's state is a link (or not a regular file); IdeA refused to
+    /// follow it out of the project.
+    UnsafePath {
+        path: PathBuf,
+    },
     AgentNotFound,
     InvalidName,
     AgentNameTaken,
@@ -141,6 +146,9 @@ impl AppError {
                 K::NewerSchema { path: path.clone() }
             }
             Self::Store(StoreError::Io { path, .. }) => K::IoError { path: path.clone() },
+            Self::Store(StoreError::UnsafePath { path, .. }) => {
+                K::UnsafePath { path: path.clone() }
+            }
             Self::AgentNotFound(_) => K::AgentNotFound,
             Self::InvalidName(_) => K::InvalidName,
             Self::AgentNameTaken(_) => K::AgentNameTaken,

@@ -18,14 +18,57 @@ pub enum InvalidAgentName {
     TooLong(usize),
     #[error("an agent name cannot contain control characters")]
     ControlCharacter,
+    #[error(
+        "an agent name cannot contain invisible or text-direction characters (U+{:04X})",
+        u32::from(*.0)
+    )]
+    InvisibleCharacter(char),
     #[error("an agent name cannot contain '/' or '\\'")]
     PathSeparator,
     #[error("an agent name needs at least one letter or digit")]
     NoAlphanumeric,
 }
 
-/// A human-facing agent name: trimmed, 1–64 characters, printable, no path separators, with at
-/// least one letter or digit (so its slug is never empty).
+/// Characters that draw nothing or reorder the text around them: two names that differ only by
+/// them look the same (and an override can make "Ada" show as another name). Every Unicode
+/// format character (`Cf`: bidi controls, zero-width joiners and spaces, word joiner, BOM,
+/// invisible operators, tag characters…), the line and paragraph separators, and the fillers
+/// that render as blanks. None of them belongs in a name.
+pub fn is_invisible_or_bidi(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD
+            | 0x034F
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0x3164
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// A human-facing agent name: trimmed, 1–64 characters, printable, nothing invisible or
+/// reordering (see [`is_invisible_or_bidi`]), no path separators, with at least one letter or
+/// digit (so its slug is never empty).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(try_from = "String", into = "String")]
@@ -47,6 +90,9 @@ impl AgentName {
         }
         if name.chars().any(char::is_control) {
             return Err(InvalidAgentName::ControlCharacter);
+        }
+        if let Some(c) = name.chars().find(|&c| is_invisible_or_bidi(c)) {
+            return Err(InvalidAgentName::InvisibleCharacter(c));
         }
         if name.contains(['/', '\\']) {
             return Err(InvalidAgentName::PathSeparator);
@@ -173,6 +219,51 @@ mod tests {
             Err(InvalidAgentName::TooLong(65))
         );
         assert!(AgentName::new(&"é".repeat(64)).is_ok());
+    }
+
+    #[test]
+    fn invisible_and_direction_characters_are_refused() {
+        let hidden = [
+            '\u{202A}',
+            '\u{202B}',
+            '\u{202C}',
+            '\u{202D}',
+            '\u{202E}',
+            '\u{2066}',
+            '\u{2067}',
+            '\u{2068}',
+            '\u{2069}',
+            '\u{200E}',
+            '\u{200F}',
+            '\u{061C}',
+            '\u{200B}',
+            '\u{200C}',
+            '\u{200D}',
+            '\u{2060}',
+            '\u{FEFF}',
+            '\u{00AD}',
+            '\u{180E}',
+            '\u{2064}',
+            '\u{E0041}',
+            '\u{3164}',
+            '\u{2028}',
+        ];
+        for c in hidden {
+            let err = AgentName::new(&format!("Ad{c}a")).expect_err("refused");
+            let code = format!("U+{:04X}", u32::from(c));
+            assert!(err.to_string().contains(&code), "{code}: {err}");
+            // A leading or trailing one is refused too, unless trimming (whitespace) drops it.
+            let edges = [format!("{c}Ada"), format!("Ada{c}")];
+            for name in edges.iter().filter(|_| !c.is_whitespace()) {
+                assert!(AgentName::new(name).is_err(), "{code}");
+            }
+        }
+        // Look-alike attack: "Ada" then a right-to-left override.
+        assert!(AgentName::new("Ada\u{202E}nimda").is_err());
+        // Visible non-ASCII names still pass.
+        for ok in ["Rédacteur", "日本語", "Ωmega 2", "Zoë-Ünal", "🤖 Bot"] {
+            assert!(AgentName::new(ok).is_ok(), "{ok}");
+        }
     }
 
     #[test]

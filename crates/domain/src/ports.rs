@@ -31,6 +31,12 @@ pub enum StoreError {
         found: u32,
         supported: u32,
     },
+    /// A path in the project's state is a symbolic link (or not a regular file): a cloned
+    /// repository can commit one pointing anywhere, so IdeA neither reads nor writes through it.
+    #[error(
+        "{path} is {reason}; IdeA does not follow it out of the project (nothing was read or written through it)"
+    )]
+    UnsafePath { path: PathBuf, reason: &'static str },
     /// A file-system operation failed (permissions, full disk…).
     #[error("cannot {action} {path}: {source}")]
     Io {

@@ -29,6 +29,14 @@ pub enum LayoutError {
     /// Ratios that are not usable for this split (wrong count, too small, not finite, …).
     #[error("invalid split ratios: {0}")]
     InvalidRatios(String),
+    /// The edit would nest splits deeper than [`super::MAX_LAYOUT_DEPTH`].
+    #[error(
+        "splits nest at most {max} deep: split this cell the other way, or split a larger cell"
+    )]
+    TooDeep {
+        /// The cap.
+        max: usize,
+    },
     /// No layout with this id.
     #[error("no layout with id {0}")]
     LayoutNotFound(LayoutId),

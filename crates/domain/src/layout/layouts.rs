@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LayoutError;
 use super::tree::{LayoutTree, Leaf};
+use crate::agent::is_invisible_or_bidi;
 use crate::ids::{AgentId, LayoutId, NodeId};
 
 /// The `layouts.json` schema version this build reads and writes.
@@ -19,7 +20,9 @@ pub const LAYOUTS_VERSION: u32 = 1;
 pub const MAX_LAYOUT_NAME_CHARS: usize = 64;
 
 /// Checks a layout name and returns it trimmed: 1 to [`MAX_LAYOUT_NAME_CHARS`] characters
-/// after trimming, no control characters (they would break the tab bar and the JSON diff).
+/// after trimming, no control characters (they would break the tab bar and the JSON diff), and
+/// nothing invisible or text-reordering (look-alike tab names; see
+/// [`crate::agent::is_invisible_or_bidi`]).
 ///
 /// # Errors
 ///
@@ -40,6 +43,12 @@ pub fn layout_name(raw: &str) -> Result<String, LayoutError> {
         return Err(LayoutError::InvalidName(
             "a layout name cannot contain control characters".into(),
         ));
+    }
+    if let Some(c) = name.chars().find(|&c| is_invisible_or_bidi(c)) {
+        return Err(LayoutError::InvalidName(format!(
+            "a layout name cannot contain invisible or text-direction characters (U+{:04X})",
+            u32::from(c)
+        )));
     }
     Ok(name.to_owned())
 }

@@ -20,7 +20,7 @@ pub mod tree;
 pub use error::LayoutError;
 pub use layouts::{LAYOUTS_VERSION, Layouts, MAX_LAYOUT_NAME_CHARS, NamedLayout, layout_name};
 pub use ratios::{MIN_RESIZE_RATIO, RATIO_SUM_TOLERANCE};
-pub use tree::{Direction, LayoutNode, LayoutTree, Leaf, Side, Split};
+pub use tree::{Direction, LayoutNode, LayoutTree, Leaf, MAX_LAYOUT_DEPTH, Side, Split};
 
 #[cfg(test)]
 #[allow(

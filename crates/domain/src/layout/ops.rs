@@ -7,7 +7,7 @@
 
 use super::LayoutError;
 use super::ratios::{normalise, normalise_resize};
-use super::tree::{Direction, LayoutNode, LayoutTree, Leaf, Side, Split};
+use super::tree::{Direction, LayoutNode, LayoutTree, Leaf, MAX_LAYOUT_DEPTH, Side, Split};
 use crate::ids::{AgentId, ConversationId, NodeId};
 
 impl LayoutTree {
@@ -42,7 +42,8 @@ impl LayoutTree {
     /// [`LayoutError::NodeNotFound`] / [`LayoutError::NotALeaf`] for `target`;
     /// [`LayoutError::DuplicateNode`] if a new id is already in the tree (or both new ids are
     /// equal and the split id is needed); [`LayoutError::InvalidRatios`] if `target` is already
-    /// too small to halve.
+    /// too small to halve; [`LayoutError::TooDeep`] if the new split would nest past
+    /// [`super::MAX_LAYOUT_DEPTH`].
     pub fn split_at(
         &mut self,
         target: NodeId,
@@ -101,7 +102,7 @@ impl LayoutTree {
     /// [`LayoutError::NodeNotFound`] / [`LayoutError::NotALeaf`] for either id;
     /// [`LayoutError::SameNode`] if they are equal; [`LayoutError::DuplicateNode`] if
     /// `new_split_id` is needed and already in the tree; [`LayoutError::InvalidRatios`] if
-    /// `target` is too small to halve.
+    /// `target` is too small to halve; [`LayoutError::TooDeep`] as for [`Self::split_at`].
     pub fn move_leaf_to(
         &mut self,
         leaf: NodeId,
@@ -293,6 +294,12 @@ impl LayoutTree {
             ratios: vec![0.5, 0.5],
             children,
         });
+        // Checked on the result (callers roll back): only a nesting split can deepen the tree.
+        if self.depth() > MAX_LAYOUT_DEPTH {
+            return Err(LayoutError::TooDeep {
+                max: MAX_LAYOUT_DEPTH,
+            });
+        }
         Ok(())
     }
 

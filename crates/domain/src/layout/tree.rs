@@ -16,6 +16,14 @@ use super::LayoutError;
 use super::ratios;
 use crate::ids::{AgentId, ConversationId, NodeId};
 
+/// How many splits may nest from a layout's root to its deepest cell.
+///
+/// Only splits across their parent's direction nest (a split along it joins the parent), so
+/// 16 levels already halve a cell 8 times each way, to 1/256 of the window's width and height:
+/// far past a usable cell, yet well inside what `layouts.json`'s reader accepts (each level
+/// nests the JSON two deeper; serde_json stops at 128, about 62 levels).
+pub const MAX_LAYOUT_DEPTH: usize = 16;
+
 /// How a split lays out its children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -180,6 +188,14 @@ impl LayoutNode {
         }
     }
 
+    /// Splits on the longest path from this node down to a cell.
+    fn depth(&self) -> usize {
+        match self {
+            Self::Leaf(_) => 0,
+            Self::Split(split) => 1 + split.children.iter().map(Self::depth).max().unwrap_or(0),
+        }
+    }
+
     fn collect_leaves_mut<'a>(&'a mut self, out: &mut Vec<&'a mut Leaf>) {
         match self {
             Self::Leaf(leaf) => out.push(leaf),
@@ -257,6 +273,12 @@ impl LayoutTree {
             .collect()
     }
 
+    /// How many splits nest on the longest path from the root to a cell (0 for one cell); at
+    /// most [`MAX_LAYOUT_DEPTH`] in a valid tree.
+    pub fn depth(&self) -> usize {
+        self.root.depth()
+    }
+
     /// Every node id (splits and cells), depth first, parents before children.
     pub fn node_ids(&self) -> Vec<NodeId> {
         let mut ids = Vec::new();
@@ -264,15 +286,22 @@ impl LayoutTree {
         ids
     }
 
-    /// Checks the tree is well formed: unique node ids, every split has at least two children
-    /// and one ratio per child, every ratio finite and positive, ratios summing to 1 (within
-    /// [`super::RATIO_SUM_TOLERANCE`]). Used on trees read from disk, which nothing else checked.
+    /// Checks the tree is well formed: at most [`MAX_LAYOUT_DEPTH`] nested splits, unique node
+    /// ids, every split has at least two children and one ratio per child, every ratio finite
+    /// and positive, ratios summing to 1 (within [`super::RATIO_SUM_TOLERANCE`]). Used on trees
+    /// read from disk, which nothing else checked.
     ///
     /// # Errors
     ///
     /// [`LayoutError::DuplicateNode`], [`LayoutError::Malformed`] or
     /// [`LayoutError::InvalidRatios`] naming the first offending node.
     pub fn validate(&self) -> Result<(), LayoutError> {
+        let depth = self.depth();
+        if depth > MAX_LAYOUT_DEPTH {
+            return Err(LayoutError::Malformed(format!(
+                "splits nest {depth} deep, more than the {MAX_LAYOUT_DEPTH} IdeA allows"
+            )));
+        }
         let mut seen = BTreeSet::new();
         let mut result = Ok(());
         self.root.for_each(&mut |node| {

@@ -1,17 +1,21 @@
 //! The `.ideai/` store: JSON state files with a schema version, Markdown personas.
 //!
 //! Reads never repair: a corrupt or newer file is an error naming the file, and the file is
-//! left byte-for-byte as it was. Writes go through [`crate::atomic::write_atomic`].
+//! left byte-for-byte as it was. Writes go through [`crate::atomic::write_atomic`]. A cloned
+//! repository's `.ideai/` is untrusted: nothing here follows a link out of it ([`confine`]).
 
+mod confine;
 mod seeds;
+mod sweep;
 mod versioned;
 
-use crate::atomic::write_atomic;
+use confine::{io_error, refuse_link};
 use idea_domain::AgentId;
 use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
 use idea_domain::project::{PROJECT_VERSION, Project};
+use serde::de::DeserializeOwned;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -48,30 +52,52 @@ impl FsProjectStore {
             })
         }
     }
-}
 
-fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
-    move |source| StoreError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
+    /// Refuses a project whose `.ideai`, `agents/` or `run/` is a link: its state must live in
+    /// the project. Checked before every read and write, so a bad project fails as a whole
+    /// (before the manifest names a persona that could not be written, say).
+    fn check_layout(&self) -> Result<(), StoreError> {
+        let ideai = self.ideai();
+        refuse_link(&ideai)?;
+        refuse_link(&ideai.join("agents"))?;
+        refuse_link(&ideai.join("run"))
     }
-}
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    write_atomic(path, bytes).map_err(io_error("write", path))
-}
+    /// The content of `path` (inside the project), `None` when it or its folder is absent.
+    fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+        self.check_layout()?;
+        if !confine::real_dir(&self.root, &confine::parent(path), false)? {
+            return Ok(None);
+        }
+        confine::read(path)
+    }
 
-fn read_optional_text(path: &Path) -> Result<Option<String>, StoreError> {
-    match fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|_| StoreError::Corrupt {
-                path: path.to_path_buf(),
-                reason: "not valid UTF-8 text".into(),
-            }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error("read", path)(e)),
+    fn read_text(&self, path: &Path) -> Result<Option<String>, StoreError> {
+        self.read(path)?
+            .map(|bytes| {
+                String::from_utf8(bytes).map_err(|_| StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    reason: "not valid UTF-8 text".into(),
+                })
+            })
+            .transpose()
+    }
+
+    /// Writes `path` (inside the project) atomically, creating its folders.
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+        self.check_layout()?;
+        confine::real_dir(&self.root, &confine::parent(path), true)?;
+        confine::write(path, bytes)
+    }
+
+    fn load<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        supported: u32,
+        validate: impl FnOnce(&T) -> Result<(), String>,
+    ) -> Result<Option<T>, StoreError> {
+        let path = self.file(name);
+        read_versioned(&path, self.read(&path)?, supported, validate)
     }
 }
 
@@ -80,64 +106,65 @@ impl ProjectStore for FsProjectStore {
         self.root.clone()
     }
 
+    /// Opening a project reads this first: leftover temp files are swept here.
     fn load_project(&self) -> Result<Project, StoreError> {
-        let path = self.file("project.json");
-        read_versioned::<Project>(&path, PROJECT_VERSION, |_| Ok(()))?
+        self.check_layout()?;
+        sweep::sweep(&self.root);
+        self.load::<Project>("project.json", PROJECT_VERSION, |_| Ok(()))?
             .ok_or_else(|| StoreError::NotAProject(self.root.clone()))
     }
 
     fn save_project(&self, project: &Project) -> Result<(), StoreError> {
         let path = self.file("project.json");
-        write_file(&path, &to_pretty_json(project, &path)?)
+        self.write(&path, &to_pretty_json(project, &path)?)
     }
 
     fn load_manifest(&self) -> Result<AgentManifest, StoreError> {
-        let path = self.file("agents.json");
-        Ok(
-            read_versioned::<AgentManifest>(&path, MANIFEST_VERSION, |m| {
+        Ok(self
+            .load::<AgentManifest>("agents.json", MANIFEST_VERSION, |m| {
                 m.validate().map_err(|e| e.to_string())
             })?
-            .unwrap_or_default(),
-        )
+            .unwrap_or_default())
     }
 
     fn save_manifest(&self, manifest: &AgentManifest) -> Result<(), StoreError> {
         let path = self.file("agents.json");
-        write_file(&path, &to_pretty_json(manifest, &path)?)
+        self.write(&path, &to_pretty_json(manifest, &path)?)
     }
 
     fn read_persona(&self, md_path: &str) -> Result<Option<String>, StoreError> {
-        read_optional_text(&self.persona_path(md_path)?)
+        self.read_text(&self.persona_path(md_path)?)
     }
 
     fn write_persona(&self, md_path: &str, content: &str) -> Result<(), StoreError> {
-        write_file(&self.persona_path(md_path)?, content.as_bytes())
+        self.write(&self.persona_path(md_path)?, content.as_bytes())
     }
 
     fn persona_exists(&self, md_path: &str) -> bool {
-        self.persona_path(md_path).is_ok_and(|p| p.exists())
+        // A link counts as taken too: a new persona must not land on it.
+        self.persona_path(md_path)
+            .is_ok_and(|p| fs::symlink_metadata(p).is_ok())
     }
 
     fn load_layouts(&self) -> Result<Option<Layouts>, StoreError> {
-        let path = self.file("layouts.json");
-        read_versioned::<Layouts>(&path, LAYOUTS_VERSION, |l| {
+        self.load::<Layouts>("layouts.json", LAYOUTS_VERSION, |l| {
             l.validate().map_err(|e| e.to_string())
         })
     }
 
     fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError> {
         let path = self.file("layouts.json");
-        write_file(&path, &to_pretty_json(layouts, &path)?)
+        self.write(&path, &to_pretty_json(layouts, &path)?)
     }
 
     fn read_project_context(&self) -> Result<Option<String>, StoreError> {
-        read_optional_text(&self.file("CONTEXT.md"))
+        self.read_text(&self.file("CONTEXT.md"))
     }
 
     fn ensure_run_dir_ignored(&self) -> Result<(), StoreError> {
         const LINE: &str = ".ideai/run/";
         let path = self.root.join(".gitignore");
-        let current = read_optional_text(&path)?.unwrap_or_default();
+        let current = self.read_text(&path)?.unwrap_or_default();
         let already = current
             .lines()
             .map(str::trim)
@@ -151,12 +178,13 @@ impl ProjectStore for FsProjectStore {
         }
         next.push_str(LINE);
         next.push('\n');
-        write_file(&path, next.as_bytes())
+        self.write(&path, next.as_bytes())
     }
 
     fn prepare_run_dir(&self, agent: AgentId) -> Result<PathBuf, StoreError> {
         let dir = self.ideai().join("run").join(agent.to_string());
-        fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;
+        self.check_layout()?;
+        confine::real_dir(&self.root, &dir, true)?;
         Ok(dir)
     }
 
@@ -167,13 +195,13 @@ impl ProjectStore for FsProjectStore {
                 .components()
                 .any(|c| matches!(c, std::path::Component::ParentDir));
         if !inside {
-            return Err(StoreError::Io {
-                action: "write",
-                path: path.to_path_buf(),
-                source: io::Error::new(io::ErrorKind::PermissionDenied, "outside the project"),
-            });
+            return Err(io_error(
+                "write",
+                path,
+                io::Error::new(io::ErrorKind::PermissionDenied, "outside the project"),
+            ));
         }
-        write_file(path, content.as_bytes())
+        self.write(path, content.as_bytes())
     }
 
     fn seed_file(

@@ -4,16 +4,15 @@
 //! wrote. A file whose content differs from its ledger entry — or that has none — was made or
 //! edited by someone else and is left alone.
 
-use super::write_file;
-use crate::atomic::write_atomic;
+use super::confine;
 use idea_domain::ports::{SeedOutcome, StoreError};
 use std::collections::BTreeMap;
-use std::fs;
 use std::io;
 use std::path::Path;
 
 const LEDGER: &str = ".idea-seeds.json";
 
+/// `run_dir` itself was checked by the caller; folders below it and the files are checked here.
 pub(super) fn seed(run_dir: &Path, path: &Path, content: &str) -> Result<SeedOutcome, StoreError> {
     let relative = path
         .strip_prefix(run_dir)
@@ -33,50 +32,44 @@ pub(super) fn seed(run_dir: &Path, path: &Path, content: &str) -> Result<SeedOut
         })?;
     let key = relative.to_string_lossy().into_owned();
     let ledger_path = run_dir.join(LEDGER);
-    let mut ledger = read_ledger(&ledger_path);
-    let outcome = match fs::read_to_string(path) {
-        Ok(current) if current == content => SeedOutcome::Unchanged,
-        Ok(current) if ledger.get(&key) == Some(&current) => {
-            write_file(path, content.as_bytes())?;
+    let mut ledger = read_ledger(&ledger_path)?;
+    let folder = confine::parent(path);
+    let current = if confine::real_dir(run_dir, &folder, false)? {
+        confine::read(path)?
+    } else {
+        None
+    };
+    let ours = ledger.get(&key).map(String::as_bytes);
+    let outcome = match current.as_deref() {
+        Some(bytes) if bytes == content.as_bytes() => SeedOutcome::Unchanged,
+        Some(bytes) if ours != Some(bytes) => return Ok(SeedOutcome::KeptUserEdit),
+        _ => {
+            confine::real_dir(run_dir, &folder, true)?;
+            confine::write(path, content.as_bytes())?;
             SeedOutcome::Written
-        }
-        Ok(_) => return Ok(SeedOutcome::KeptUserEdit),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            write_file(path, content.as_bytes())?;
-            SeedOutcome::Written
-        }
-        Err(source) => {
-            return Err(StoreError::Io {
-                action: "read",
-                path: path.to_path_buf(),
-                source,
-            });
         }
     };
     if ledger.get(&key).map(String::as_str) != Some(content) {
         ledger.insert(key, content.to_owned());
         let bytes = serde_json::to_vec_pretty(&ledger).unwrap_or_default();
-        write_atomic(&ledger_path, &bytes).map_err(|source| StoreError::Io {
-            action: "write",
-            path: ledger_path,
-            source,
-        })?;
+        confine::write(&ledger_path, &bytes)?;
     }
     Ok(outcome)
 }
 
-/// A missing or unreadable ledger is empty: then every existing file counts as the user's.
-fn read_ledger(path: &Path) -> BTreeMap<String, String> {
-    fs::read(path)
-        .ok()
+/// A missing or unreadable ledger is empty: then every existing file counts as the user's. A
+/// linked one is refused, like any link in the run dir.
+fn read_ledger(path: &Path) -> Result<BTreeMap<String, String>, StoreError> {
+    Ok(confine::read(path)?
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+        .unwrap_or_default())
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn seeds_are_written_updated_and_user_edits_kept() {

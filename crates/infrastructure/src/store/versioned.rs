@@ -3,34 +3,33 @@
 use idea_domain::ports::StoreError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::fs;
-use std::io;
 use std::path::Path;
 
-/// Reads `path` as a `T` whose schema version is at most `supported`, then runs `validate`.
-/// `Ok(None)` when the file is absent. Never writes.
+/// Parses `bytes` (the content of `path`, `None` when absent) as a `T` whose schema version is
+/// at most `supported`, then runs `validate`. `Ok(None)` when the file is absent. Never writes.
 pub(crate) fn read_versioned<T: DeserializeOwned>(
     path: &Path,
+    bytes: Option<Vec<u8>>,
     supported: u32,
     validate: impl FnOnce(&T) -> Result<(), String>,
 ) -> Result<Option<T>, StoreError> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(StoreError::Io {
-                action: "read",
-                path: path.to_path_buf(),
-                source,
-            });
-        }
+    let Some(bytes) = bytes else {
+        return Ok(None);
     };
     let corrupt = |reason: String| StoreError::Corrupt {
         path: path.to_path_buf(),
         reason,
     };
-    let value: serde_json::Value =
-        serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("invalid JSON ({e})")))?;
+    // serde_json's recursion limit keeps a hand-nested file from overflowing the stack; say so
+    // in words rather than only in serde's.
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        let e = e.to_string();
+        if e.contains("recursion limit") {
+            corrupt(format!("nested too deep to read ({e})"))
+        } else {
+            corrupt(format!("invalid JSON ({e})"))
+        }
+    })?;
     let version = value
         .get("version")
         .ok_or_else(|| corrupt("no \"version\" field".into()))?

@@ -183,3 +183,20 @@ fn layout_names_are_trimmed_bounded_and_printable() {
     }
     assert!(NamedLayout::new(layout(1), "\u{1b}[31m", n(1)).is_err());
 }
+
+#[test]
+fn layout_names_refuse_invisible_and_direction_characters() {
+    for c in [
+        '\u{202E}', '\u{2067}', '\u{200F}', '\u{061C}', '\u{200B}', '\u{200D}', '\u{FEFF}',
+    ] {
+        let err = layout_name(&format!("Ma{c}in")).expect_err("refused");
+        let code = format!("U+{:04X}", u32::from(c));
+        assert!(err.to_string().contains(&code), "{code}: {err}");
+    }
+    let mut layouts = two_tabs();
+    assert!(matches!(
+        layouts.rename(layout(2), "Docs\u{202E}"),
+        Err(LayoutError::InvalidName(_))
+    ));
+    assert_eq!(layout_name("Révision 2").as_deref(), Ok("Révision 2"));
+}

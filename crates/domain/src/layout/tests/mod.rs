@@ -1,5 +1,6 @@
 //! Tests of the layout module: one file per concern, plus property tests over random edits.
 
+mod depth;
 mod layouts;
 mod props;
 mod serde_shape;

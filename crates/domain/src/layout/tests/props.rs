@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 
-use super::{agent, conversation, n};
-use crate::layout::{Direction, LayoutError, LayoutTree, Leaf, Side};
+use super::{agent, conversation, layout, n};
+use crate::layout::{
+    Direction, LayoutError, LayoutNode, LayoutTree, Layouts, Leaf, MAX_LAYOUT_DEPTH, Side,
+};
 
 /// An id chosen at run time: one of the tree's node ids (cell or split), or one it lacks.
 #[derive(Debug, Clone, Copy)]
@@ -18,6 +20,8 @@ enum Pick {
 #[derive(Debug, Clone)]
 enum Op {
     Split(Pick, Direction, Side),
+    /// Splits the deepest cell across its parent: the edit that nests, aimed at the cap.
+    Deepen(Side),
     Close(Pick),
     Move(Pick, Pick, Direction, Side),
     Swap(Pick, Pick),
@@ -47,6 +51,7 @@ fn ratio() -> impl Strategy<Value = f64> {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => (pick(), direction(), side()).prop_map(|(p, d, s)| Op::Split(p, d, s)),
+        4 => side().prop_map(Op::Deepen),
         2 => pick().prop_map(Op::Close),
         2 => (pick(), pick(), direction(), side()).prop_map(|(a, b, d, s)| Op::Move(a, b, d, s)),
         1 => (pick(), pick()).prop_map(|(a, b)| Op::Swap(a, b)),
@@ -64,6 +69,25 @@ fn resolve(tree: &LayoutTree, pick: Pick) -> crate::ids::NodeId {
     match pick {
         Pick::Existing(index) if !ids.is_empty() => ids[index % ids.len()],
         _ => n(u128::MAX),
+    }
+}
+
+/// The deepest cell, and the direction across its parent's (which nests a new split).
+fn deepest(node: &LayoutNode, parent: Direction) -> (usize, crate::ids::NodeId, Direction) {
+    match node {
+        LayoutNode::Leaf(leaf) => {
+            let across = match parent {
+                Direction::Horizontal => Direction::Vertical,
+                Direction::Vertical => Direction::Horizontal,
+            };
+            (0, leaf.id, across)
+        }
+        LayoutNode::Split(split) => split
+            .children
+            .iter()
+            .map(|child| deepest(child, split.direction))
+            .max_by_key(|(depth, ..)| *depth)
+            .map_or((0, split.id, parent), |(depth, id, d)| (depth + 1, id, d)),
     }
 }
 
@@ -88,6 +112,13 @@ fn apply(tree: &mut LayoutTree, op: &Op, next: &mut u128) -> Result<(), TestCase
         Op::Split(p, d, s) => {
             let (leaf, split) = (fresh(), fresh());
             let result = tree.split_at(resolve(tree, *p), *d, *s, leaf, split);
+            expected.insert(leaf, Leaf::empty(leaf));
+            result
+        }
+        Op::Deepen(s) => {
+            let (leaf, split) = (fresh(), fresh());
+            let (_, target, across) = deepest(&tree.root, Direction::Horizontal);
+            let result = tree.split_at(target, across, *s, leaf, split);
             expected.insert(leaf, Leaf::empty(leaf));
             result
         }
@@ -182,11 +213,17 @@ fn apply(tree: &mut LayoutTree, op: &Op, next: &mut u128) -> Result<(), TestCase
     };
 
     prop_assert_eq!(tree.validate(), Ok(()), "after {:?}", op);
+    prop_assert!(
+        tree.depth() <= MAX_LAYOUT_DEPTH,
+        "{} deep after {:?}",
+        tree.depth(),
+        op
+    );
     match outcome {
         Ok(()) => {
             prop_assert_eq!(cells(tree), expected, "cells after {:?}", op);
             let delta = match op {
-                Op::Split(..) => 1,
+                Op::Split(..) | Op::Deepen(_) => 1,
                 Op::Close(_) => -1,
                 _ => 0,
             };
@@ -217,15 +254,19 @@ proptest! {
         }
     }
 
+    /// Whatever the writer can produce, the reader reads: `layouts.json` goes through
+    /// serde_json with its default recursion limit, as the store reads it.
     #[test]
-    fn random_trees_survive_a_json_round_trip(ops in prop::collection::vec(op(), 1..40)) {
+    fn random_trees_survive_a_json_round_trip(ops in prop::collection::vec(op(), 1..120)) {
         let mut tree = LayoutTree::single(n(1));
         let mut next = 1000;
         for op in &ops {
             apply(&mut tree, op, &mut next)?;
         }
-        let json = serde_json::to_string(&tree).expect("serialise");
-        let back: LayoutTree = serde_json::from_str(&json).expect("deserialise");
+        let mut doc = Layouts::new(layout(1), "Main", n(1)).expect("document");
+        doc.layouts[0].tree = tree.clone();
+        let json = doc.to_json().expect("serialise");
+        let back = Layouts::from_json(&json).expect("deserialise").layouts.remove(0).tree;
         prop_assert_eq!(back.validate(), Ok(()));
         prop_assert_eq!(back.node_ids(), tree.node_ids());
         prop_assert_eq!(cells(&back), cells(&tree));
