@@ -126,8 +126,9 @@ fn helper_socket_dir() {
 fn helper_connect() {
     let Some(path) = env::var_os(ARG) else { return };
     let mut stream = std::os::unix::net::UnixStream::connect(path).unwrap();
-    stream.write_all(b"{\"client\":\"cli\"}\n").unwrap();
     println!("HELPER connected");
+    // The owner may already have hung up on us (a foreign peer is dropped at accept).
+    let _ = stream.write_all(b"{\"client\":\"cli\"}\n");
     let _ = stream.read_to_end(&mut Vec::new());
 }
 
