@@ -40,8 +40,9 @@ export async function startServer(reuse = null) {
   await Promise.all([mkdir(projectDir, { recursive: true }), mkdir(userDir, { recursive: true })]);
   const token = reuse?.token ?? randomBytes(16).toString("hex");
   const port = String(reuse?.port ?? 0);
-  const child = spawn(IDEA_BIN, ["serve", projectDir, "--port", port, "--token", token], {
-    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: userDir, HOME: userDir },
+  // The token goes in the environment, not the command line that every local user can read.
+  const child = spawn(IDEA_BIN, ["serve", projectDir, "--port", port], {
+    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: userDir, HOME: userDir, IDEA_TOKEN: token },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -12,7 +12,9 @@ import { cells, launchBrowser, startServer, terminalText, waitUntil } from "./he
 const rpc = (page, method, params) =>
   page.evaluate(
     async ([method, params]) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
+      // The page keeps its token in sessionStorage (docs/security.md).
+      const token = encodeURIComponent(sessionStorage.getItem("idea.token") ?? "");
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
       await new Promise((resolve, reject) => {
         ws.onopen = resolve;
         ws.onerror = () => reject(new Error("websocket error"));

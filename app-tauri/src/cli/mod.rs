@@ -39,9 +39,13 @@ pub enum Command {
         /// 0 = any free port.
         #[arg(long, default_value_t = 0)]
         port: u16,
-        /// The secret in the URL (default: 32 random hex digits).
+        /// The secret in the URL (default: $IDEA_TOKEN, else 32 random hex digits). Other
+        /// local users can read a command line (`ps`): prefer IDEA_TOKEN or --token-file.
         #[arg(long)]
         token: Option<String>,
+        /// Read the token from PATH, a file only you may read (chmod 600).
+        #[arg(long, value_name = "PATH", conflicts_with = "token")]
+        token_file: Option<PathBuf>,
     },
     /// Open the project in the desktop window (needs a display).
     #[cfg(feature = "desktop")]
@@ -111,9 +115,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Agent(command) => agent::run(command),
         Command::Profiles { json } => doctor::profiles(json),
         Command::Doctor { json } => doctor::doctor(json),
-        Command::Serve { dir, port, token } => {
-            crate::serve::run(&dir.unwrap_or_else(|| PathBuf::from(".")), port, token)
-        }
+        Command::Serve {
+            dir,
+            port,
+            token,
+            token_file,
+        } => crate::serve::run(
+            &dir.unwrap_or_else(|| PathBuf::from(".")),
+            port,
+            token,
+            token_file,
+        ),
         #[cfg(feature = "desktop")]
         Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
     }

@@ -1,7 +1,9 @@
-//! The web frontend (`frontend/dist`), embedded in the binary at compile time.
+//! The web frontend (`frontend/dist`), embedded in the binary at compile time. Served to
+//! anyone who reaches the server: it holds no secret (the token comes from the page's address
+//! and only the API checks it), so a reload works once the address no longer carries it.
 
 use axum::body::{Body, Bytes};
-use axum::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use std::borrow::Cow;
@@ -53,14 +55,7 @@ pub(super) async fn serve(method: Method, uri: Uri) -> Response {
         Cow::Borrowed(bytes) => Bytes::from_static(bytes),
         Cow::Owned(bytes) => Bytes::from(bytes),
     };
-    let mut response = (
-        [
-            (CONTENT_TYPE, content_type(path)),
-            (X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        ],
-        Body::from(body),
-    )
-        .into_response();
+    let mut response = ([(CONTENT_TYPE, content_type(path))], Body::from(body)).into_response();
     if path == "index.html" {
         // The page names the hashed asset files of this build: never serve a stale one.
         response.headers_mut().insert(

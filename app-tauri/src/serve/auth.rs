@@ -1,44 +1,24 @@
-//! Who may talk to the server: the secret token (query or cookie) and the `Origin` check.
+//! Who may talk to the server: the `Host` and `Origin` checks on every route, the secret
+//! token (see `token`) on the API (`/ws`).
 //!
-//! The token keeps other local users and processes out; the `Origin` check keeps other web
-//! sites out (a page elsewhere can make the browser open `ws://127.0.0.1:PORT/ws`, and the
-//! browser would attach the cookie). Both apply to every route, `/ws` included, before any
-//! upgrade.
+//! The token keeps other local users and processes out. It is never a cookie: browsers send
+//! cookies to every port of a host, so any local web service the user visits would learn
+//! it. The page keeps it in `sessionStorage` and presents it as `/ws?token=`. The static
+//! shell (`index.html`, scripts, styles) holds no secret and loads without it.
+//!
+//! The `Host` check keeps out pages of other names that resolve to 127.0.0.1 (DNS
+//! rebinding); the `Origin` check keeps out pages of other sites (a page elsewhere can make
+//! the browser open `ws://127.0.0.1:PORT/ws`). Both come before any upgrade.
 
 use super::Shared;
-use axum::extract::{Query, Request, State};
-use axum::http::header::{COOKIE, ORIGIN, SET_COOKIE};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use super::limits::Ticket;
+use axum::extract::{ConnectInfo, Query, Request, State};
+use axum::http::header::{CONNECTION, CONTENT_TYPE, HOST, ORIGIN};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::sync::Arc;
-
-const COOKIE_NAME: &str = "idea_token";
-
-/// A fresh random token: 32 hex digits (the 122 random bits of a v4 uuid).
-pub(super) fn new_token() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
-}
-
-/// Checks a `--token`: it travels in a URL and a cookie, so only URL-safe characters.
-///
-/// # Errors
-/// Why the token cannot be used.
-pub(super) fn check_token(token: &str) -> Result<(), String> {
-    if token.is_empty() {
-        return Err("the token must not be empty".into());
-    }
-    if let Some(bad) = token
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')))
-    {
-        return Err(format!(
-            "the token may only hold letters, digits and - . _ ~ (found {bad:?})"
-        ));
-    }
-    Ok(())
-}
 
 /// Compares two secrets in time independent of where they differ.
 fn same_secret(given: &str, expected: &str) -> bool {
@@ -58,16 +38,27 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-/// Every value of the `idea_token` cookie the request carries.
-fn cookie_tokens(headers: &HeaderMap) -> impl Iterator<Item = &str> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(name, _)| *name == COOKIE_NAME)
-        .map(|(_, value)| value.trim_matches('"'))
+/// The names this server answers to: `127.0.0.1:PORT` and `localhost:PORT` (bare on port 80,
+/// where browsers leave the port out).
+fn is_local_authority(authority: &str, port: u16) -> bool {
+    let (host, given_port) = match authority.rsplit_once(':') {
+        Some((host, given)) => (host, given.parse::<u16>().ok()),
+        None => (authority, Some(80)),
+    };
+    given_port == Some(port) && (host == "127.0.0.1" || host.eq_ignore_ascii_case("localhost"))
+}
+
+/// Whether the request names this server: one `Host`, local (and so the request target, if
+/// it names a host).
+fn host_allowed(headers: &HeaderMap, uri: &Uri, port: u16) -> bool {
+    let mut hosts = headers.get_all(HOST).iter();
+    let (Some(host), None) = (hosts.next(), hosts.next()) else {
+        return false;
+    };
+    host.to_str().is_ok_and(|h| is_local_authority(h, port))
+        && uri
+            .authority()
+            .is_none_or(|a| is_local_authority(a.as_str(), port))
 }
 
 /// Whether an `Origin` header (if any) is this server's own page.
@@ -79,79 +70,71 @@ fn origin_allowed(headers: &HeaderMap, port: u16) -> bool {
     if origins.next().is_some() {
         return false;
     }
-    let Ok(origin) = origin.to_str() else {
-        return false;
-    };
-    origin == format!("http://127.0.0.1:{port}") || origin == format!("http://localhost:{port}")
+    origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.strip_prefix("http://"))
+        .is_some_and(|authority| is_local_authority(authority, port))
 }
 
-fn plain(status: StatusCode, body: &'static str) -> Response {
+/// A refusal; the connection closes after it.
+fn refuse(status: StatusCode, body: &'static str) -> Response {
     (
         status,
-        [("content-type", "text/plain; charset=utf-8")],
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (CONNECTION, "close"),
+        ],
         body,
     )
         .into_response()
 }
 
-/// The middleware in front of every route: `403` for a foreign `Origin`, `401` without the
-/// token; `GET /?token=T` also sets the cookie so the page's later requests carry it.
+/// In front of every route: `403` for a foreign `Host` or `Origin`.
 pub(super) async fn guard(
     State(shared): State<Arc<Shared>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if !origin_allowed(request.headers(), shared.port) {
-        return plain(StatusCode::FORBIDDEN, "forbidden: foreign origin\n");
+    if !host_allowed(request.headers(), request.uri(), shared.port) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "forbidden: open 127.0.0.1 or localhost, as `idea serve` printed\n",
+        );
     }
-    let query_token = Query::<TokenQuery>::try_from_uri(request.uri())
+    if !origin_allowed(request.headers(), shared.port) {
+        return refuse(StatusCode::FORBIDDEN, "forbidden: foreign origin\n");
+    }
+    next.run(request).await
+}
+
+/// In front of the API routes: `401` without `?token=`; with it, the connection is trusted
+/// (see `limits`).
+pub(super) async fn require_token(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let given = Query::<TokenQuery>::try_from_uri(request.uri())
         .ok()
         .and_then(|q| q.0.token);
-    let by_query = query_token
-        .as_deref()
-        .is_some_and(|t| same_secret(t, &shared.token));
-    let by_cookie = cookie_tokens(request.headers()).any(|t| same_secret(t, &shared.token));
-    if !by_query && !by_cookie {
-        return plain(
+    if !given.is_some_and(|t| same_secret(&t, &shared.token)) {
+        return refuse(
             StatusCode::UNAUTHORIZED,
             "unauthorised: open the URL `idea serve` printed (it carries the token)\n",
         );
     }
-    let is_page = matches!(request.uri().path(), "/" | "/index.html");
-    let mut response = next.run(request).await;
-    if by_query && is_page && response.status().is_success() {
-        let cookie = format!(
-            "{COOKIE_NAME}={}; HttpOnly; SameSite=Strict; Path=/",
-            shared.token
-        );
-        if let Ok(cookie) = HeaderValue::from_str(&cookie) {
-            response.headers_mut().append(SET_COOKIE, cookie);
-        }
+    if let Some(ConnectInfo(ticket)) = request.extensions().get::<ConnectInfo<Ticket>>() {
+        ticket.trust();
     }
-    response
+    next.run(request).await
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-
-    #[test]
-    fn random_tokens_are_32_hex_digits_and_differ() {
-        let (a, b) = (new_token(), new_token());
-        assert_eq!(a.len(), 32);
-        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
-        assert_ne!(a, b);
-        assert!(check_token(&a).is_ok());
-    }
-
-    #[test]
-    fn tokens_that_would_break_a_url_or_cookie_are_refused() {
-        for bad in ["", "a b", "a;b", "a=b", "a\"b", "é"] {
-            assert!(check_token(bad).is_err(), "{bad:?}");
-        }
-        assert!(check_token("Secret-1.2_3~").is_ok());
-    }
+    use axum::http::HeaderValue;
 
     #[test]
     fn secrets_compare_exactly() {
@@ -162,10 +145,30 @@ mod tests {
     }
 
     #[test]
-    fn the_cookie_is_found_among_others() {
+    fn only_this_servers_names_are_allowed_as_host() {
+        let uri = Uri::from_static("/");
         let mut headers = HeaderMap::new();
-        headers.append(COOKIE, HeaderValue::from_static("a=1; idea_token=t0k; b=2"));
-        assert_eq!(cookie_tokens(&headers).collect::<Vec<_>>(), ["t0k"]);
+        assert!(!host_allowed(&headers, &uri, 4100), "no Host");
+        for (host, ok) in [
+            ("127.0.0.1:4100", true),
+            ("localhost:4100", true),
+            ("LocalHost:4100", true),
+            ("127.0.0.1:4101", false),
+            ("127.0.0.1", false),
+            ("evil.example:4100", false),
+            ("127.0.0.1.evil.example:4100", false),
+            ("[::1]:4100", false),
+        ] {
+            headers.insert(HOST, HeaderValue::from_static(host));
+            assert_eq!(host_allowed(&headers, &uri, 4100), ok, "{host}");
+        }
+        headers.insert(HOST, HeaderValue::from_static("127.0.0.1:4100"));
+        headers.append(HOST, HeaderValue::from_static("127.0.0.1:4100"));
+        assert!(!host_allowed(&headers, &uri, 4100), "two Host headers");
+        headers.insert(HOST, HeaderValue::from_static("127.0.0.1:4100"));
+        let absolute = Uri::from_static("http://evil.example:4100/");
+        assert!(!host_allowed(&headers, &absolute, 4100), "a foreign target");
+        assert!(is_local_authority("localhost", 80));
     }
 
     #[test]

@@ -2,11 +2,17 @@
 //! and one WebSocket per page carrying the JSON-RPC API, terminal bytes and events (see
 //! `docs/api.md`, "Transport 1").
 //!
-//! Files: `auth` (token, cookie, `Origin`), `assets` (the embedded frontend), `ws` (one
-//! connection); the JSON-RPC framing is `crate::rpc`, shared with the owner socket.
+//! Files: `auth` (`Host`, `Origin`, token checks), `token` (where the token comes from),
+//! `headers` (security headers on every answer), `limits` (what a connection may hold before
+//! it shows the token), `assets` (the embedded frontend), `ws` (one connection); the JSON-RPC
+//! framing is `crate::rpc`, shared with the owner socket. `docs/security.md` says what each
+//! lock is for.
 
 mod assets;
 mod auth;
+mod headers;
+mod limits;
+mod token;
 mod ws;
 
 use crate::cli::Failure;
@@ -14,7 +20,9 @@ use crate::compose::OpenProject;
 use crate::rpc;
 use axum::Router;
 use axum::extract::State;
+use axum::extract::connect_info::IntoMakeServiceWithConnectInfo;
 use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
+use axum::http::HeaderValue;
 use axum::response::Response;
 use axum::routing::get;
 use axum::serve::ListenerExt;
@@ -24,7 +32,7 @@ use idea_infrastructure::pty::PtyConfig;
 use std::future::{Future, IntoFuture};
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
@@ -52,7 +60,7 @@ struct Shared {
 /// A bound, not yet running, server.
 #[derive(Debug)]
 pub struct Server {
-    listener: TcpListener,
+    listener: limits::GuardedListener,
     addr: SocketAddr,
     shared: Arc<Shared>,
 }
@@ -64,6 +72,8 @@ pub struct Server {
 pub async fn bind(project: OpenProject, port: u16, token: String) -> std::io::Result<Server> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
     let addr = listener.local_addr()?;
+    let listener = limits::GuardedListener::new(listener);
+    limits::raise_descriptor_limit();
     let (events, _) = broadcast::channel(EVENT_BACKLOG);
     let publish = events.clone();
     // The bus has no unsubscribe: subscribe once here and fan out through the channel, which
@@ -92,7 +102,7 @@ impl Server {
         self.addr
     }
 
-    /// The URL to open: it carries the token.
+    /// The URL to open: it carries the token, which the page then moves out of its address.
     pub fn url(&self) -> String {
         format!("http://{}/?token={}", self.addr, self.shared.token)
     }
@@ -126,15 +136,22 @@ impl Server {
     }
 }
 
-fn router(shared: Arc<Shared>) -> Router {
-    Router::new()
+/// The API (`/ws`) behind the token; the static shell, which holds no secret, without it;
+/// `Host`/`Origin` checks and security headers on everything.
+fn router(shared: Arc<Shared>) -> IntoMakeServiceWithConnectInfo<Router, limits::Ticket> {
+    use axum::middleware::{from_fn_with_state, map_response_with_state};
+    let policy = HeaderValue::from_str(&headers::content_policy(shared.port))
+        .unwrap_or_else(|_| HeaderValue::from_static("frame-ancestors 'none'"));
+    let api = Router::new()
         .route("/ws", get(upgrade))
+        .route_layer(from_fn_with_state(Arc::clone(&shared), auth::require_token));
+    Router::new()
+        .merge(api)
         .fallback(assets::serve)
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&shared),
-            auth::guard,
-        ))
+        .layer(from_fn_with_state(Arc::clone(&shared), auth::guard))
+        .layer(map_response_with_state(policy, headers::harden))
         .with_state(shared)
+        .into_make_service_with_connect_info::<limits::Ticket>()
 }
 
 async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
@@ -210,18 +227,18 @@ fn prepare(dir: &Path) -> Result<crate::owner::Claimed, Failure> {
     crate::owner::claim(path.as_path())
 }
 
-/// `idea serve [DIR] [--port P] [--token T]`: serves until SIGINT/SIGTERM, then exits 0.
+/// `idea serve [DIR] [--port P] [--token T | --token-file F]`: serves until SIGINT/SIGTERM,
+/// then exits 0. Without either, the token comes from `$IDEA_TOKEN` or is made up.
 ///
 /// # Errors
 /// `Failure::User` for a bad folder, token or port; `Failure::Internal` when the runtime fails.
-pub fn run(dir: &Path, port: u16, token: Option<String>) -> Result<(), Failure> {
-    let token = match token {
-        Some(token) => {
-            auth::check_token(&token).map_err(Failure::User)?;
-            token
-        }
-        None => auth::new_token(),
-    };
+pub fn run(
+    dir: &Path,
+    port: u16,
+    token: Option<String>,
+    token_file: Option<PathBuf>,
+) -> Result<(), Failure> {
+    let token = token::choose_token(token, token_file.as_deref()).map_err(Failure::User)?;
     // Never logged (nor is the URL that carries it); masked should a dependency ever try.
     crate::logging::redact(&token);
     eprintln!(

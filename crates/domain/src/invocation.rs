@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 /// `TERM_PROGRAM=vscode`), nor in a CI job: a cell is an interactive terminal, and Gemini CLI
 /// turns headless and exits when `CI` or `GITHUB_ACTIONS` is `true`.
 pub const STRIPPED_ENV: &[&str] = &[
+    // `idea serve`'s token, when given by environment: no agent or shell may learn it.
+    "IDEA_TOKEN",
     "CI",
     "GITHUB_ACTIONS",
     "TMUX",

@@ -14,6 +14,7 @@ pub mod profile;
 pub mod project;
 pub mod skill;
 pub mod terminal;
+pub mod turn;
 
 pub use agent::{Agent, AgentName, AgentOrigin, InvalidAgentName, slugify};
 pub use event::DomainEvent;

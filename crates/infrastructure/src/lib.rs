@@ -6,6 +6,7 @@
 //! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
 //! - [`system`]: random ids, an in-process event bus.
+//! - [`turns`]: reading one JSON-mode turn of an agent CLI (its event stream, its outcome).
 
 pub mod atomic;
 pub mod cli_homes;
@@ -15,3 +16,4 @@ pub mod profiles;
 pub mod pty;
 pub mod store;
 pub mod system;
+pub mod turns;

@@ -5,6 +5,7 @@
 
 import type { DomainEvent } from "../types";
 import type { ApiError, ConnectionState, TerminalAttachment, TerminalSink, Transport } from "./transport";
+import { sessionToken } from "./token";
 import { bytesToUuid, uuidToBytes } from "./uuid";
 
 interface Pending {
@@ -45,9 +46,8 @@ export function fromJsonRpcError(error: unknown): ApiError {
 
 function socketUrl(): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  // The cookie set with the page normally authenticates the socket; the token from the page's
-  // address is passed too in case the browser did not keep the cookie.
-  const token = new URLSearchParams(location.search).get("token");
+  // The token authenticates the socket (there is no cookie); without one the server refuses.
+  const token = sessionToken();
   return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 

@@ -277,7 +277,7 @@ fn agents_never_inherit_a_ci_marker_nor_the_outer_terminal() {
         target: "CLAUDE.md".into(),
     });
     let (spec, _) = prepare(&p, &SessionPlan::Assign("u1".into()));
-    for name in ["CI", "GITHUB_ACTIONS", "TERM_PROGRAM", "TMUX"] {
+    for name in ["IDEA_TOKEN", "CI", "GITHUB_ACTIONS", "TERM_PROGRAM", "TMUX"] {
         assert!(spec.env_remove.iter().any(|n| n == name), "{name} kept");
     }
 }

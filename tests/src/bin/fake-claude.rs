@@ -1,0 +1,296 @@
+//! `fake-claude`: one print-mode turn of Claude Code 2.1.332, for tests.
+//!
+//! `fake-claude -p [--output-format text|json|stream-json] [--verbose] [--session-id <uuid> |
+//! --resume <id>] [--mcp-config <file…>] [--allowedTools <tool…>] [--add-dir <dir…>]
+//! [--model <m>] [--] <prompt>` answers `echo: <prompt>` with Claude's own events (`stream-json`
+//! needs `--verbose`, as in the real one). Like the real one it refuses an unknown option
+//! (`error: unknown option '--x'`, exit 1), a `--session-id` already used, a `--resume` of a
+//! conversation it never saved, and waits up to 3 s for piped stdin, appending it to the
+//! prompt. Conversations and knobs (`FAKE_CLI_STATE`, `FAKE_CLI_DELAY_MS`, `FAKE_CLI_FAIL=429`,
+//! `FAKE_CLI_TOOL`): see `idea_e2e::fake_cli`.
+
+use idea_e2e::fake_cli::args::{ArgError, Arity, Parsed, Spec, parse};
+use idea_e2e::fake_cli::claude::{self as events, Ending};
+use idea_e2e::fake_cli::{
+    Conversation, Knobs, answer, emit, new_id, read_piped_stdin, record_call, stdin_is_piped,
+    tokens, tool_output,
+};
+use serde_json::Value;
+use std::time::Duration;
+
+const SPECS: &[Spec] = &[
+    flag(&["-p", "--print"]),
+    flag(&["--verbose"]),
+    flag(&["--dangerously-skip-permissions"]),
+    value(&["--output-format"]),
+    value(&["--session-id"]),
+    value(&["--resume", "-r"]),
+    value(&["--model"]),
+    value(&["--permission-mode"]),
+    value(&["--append-system-prompt"]),
+    many(&["--mcp-config"]),
+    many(&["--allowedTools", "--allowed-tools"]),
+    many(&["--disallowedTools", "--disallowed-tools"]),
+    many(&["--add-dir"]),
+];
+
+const fn flag(names: &'static [&'static str]) -> Spec {
+    Spec {
+        names,
+        arity: Arity::Flag,
+    }
+}
+
+const fn value(names: &'static [&'static str]) -> Spec {
+    Spec {
+        names,
+        arity: Arity::Value,
+    }
+}
+
+const fn many(names: &'static [&'static str]) -> Spec {
+    Spec {
+        names,
+        arity: Arity::Many,
+    }
+}
+
+/// Where the turn's lines go: every event (`stream-json`), only the result (`json`) or only
+/// its text (`text`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    StreamJson,
+}
+
+impl Format {
+    fn event(self, line: &Value) {
+        if self == Self::StreamJson {
+            emit(line);
+        }
+    }
+
+    fn result(self, line: &Value) {
+        match self {
+            Self::Text => println!(
+                "{}",
+                line.get("result")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+            ),
+            Self::Json | Self::StreamJson => emit(line),
+        }
+    }
+}
+
+fn main() {
+    std::process::exit(run());
+}
+
+fn fail(message: &str) -> i32 {
+    eprintln!("{message}");
+    1
+}
+
+fn run() -> i32 {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    record_call("claude", &argv);
+    let knobs = match Knobs::from_env() {
+        Ok(knobs) => knobs,
+        Err(message) => return fail(&format!("fake-claude: {message}")),
+    };
+    let args = match parse(&argv, SPECS) {
+        Ok(args) => args,
+        Err(ArgError::Unknown(option)) => {
+            return fail(&format!("error: unknown option '{option}'"));
+        }
+        Err(ArgError::MissingValue(option)) => {
+            return fail(&format!(
+                "error: option '{option} <value>' argument missing"
+            ));
+        }
+    };
+    match check(&args) {
+        Ok((format, prompt)) => turn(&args, format, &prompt, &knobs),
+        Err(message) => fail(&message),
+    }
+}
+
+/// The output format and the prompt, or why the command line is refused.
+fn check(args: &Parsed) -> Result<(Format, String), String> {
+    if !args.has("-p") {
+        return Err("fake-claude: only print mode (-p) is supported".into());
+    }
+    let format = match args.value("--output-format").unwrap_or("text") {
+        "text" => Format::Text,
+        "json" => Format::Json,
+        "stream-json" => Format::StreamJson,
+        other => {
+            return Err(format!(
+                "error: option '--output-format <format>' argument '{other}' is invalid. Allowed choices are text, json, stream-json."
+            ));
+        }
+    };
+    if format == Format::StreamJson && !args.has("--verbose") {
+        return Err(
+            "Error: When using --print, --output-format=stream-json requires --verbose".into(),
+        );
+    }
+    if args.has("--session-id") && args.has("--resume") {
+        return Err("Error: --session-id can only be used with --continue or --resume if --fork-session is also specified.".into());
+    }
+    if args
+        .value("--session-id")
+        .is_some_and(|id| uuid::Uuid::parse_str(id).is_err())
+    {
+        return Err("Error: Invalid session ID. Must be a valid UUID.".into());
+    }
+    if args.positionals.len() > 1 {
+        return Err(format!(
+            "error: too many arguments. Expected 1 argument but got {}.",
+            args.positionals.len()
+        ));
+    }
+    let mut prompt = args.positionals.first().cloned().unwrap_or_default();
+    match read_piped_stdin(Some(Duration::from_secs(3))) {
+        Some(piped) if !piped.trim().is_empty() => {
+            if !prompt.is_empty() {
+                prompt.push_str("\n\n");
+            }
+            prompt.push_str(piped.trim_end());
+        }
+        None if stdin_is_piped() => eprintln!(
+            "Warning: no stdin data received in 3s, proceeding without it. If piping from a slow command, redirect stdin explicitly: < /dev/null to skip, or wait longer."
+        ),
+        _ => {}
+    }
+    if prompt.is_empty() {
+        // Claude's variadic options take every value up to the next option, a prompt too.
+        for option in [
+            "--mcp-config",
+            "--allowedTools",
+            "--disallowedTools",
+            "--add-dir",
+        ] {
+            if let Some(value) = args.values(option).last().filter(|v| v.contains(' ')) {
+                eprintln!(
+                    "\"{value}\" was read as a value of {option}, not as a prompt · put a prompt before {option} or after --"
+                );
+            }
+        }
+        return Err("Error: Input must be provided either through stdin or as a prompt argument when using --print".into());
+    }
+    Ok((format, prompt))
+}
+
+/// The MCP servers named in the `--mcp-config` files (or inline JSON).
+fn mcp_servers(args: &Parsed) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for config in args.values("--mcp-config") {
+        let text = if config.trim_start().starts_with('{') {
+            config.clone()
+        } else {
+            std::fs::read_to_string(config).map_err(|_| {
+                format!("Error: Invalid MCP configuration: MCP config file not found: {config}")
+            })?
+        };
+        let json: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("Error: Invalid MCP configuration: {e}"))?;
+        if let Some(servers) = json.get("mcpServers").and_then(Value::as_object) {
+            names.extend(servers.keys().cloned());
+        }
+    }
+    Ok(names)
+}
+
+fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
+    let servers = match mcp_servers(args) {
+        Ok(servers) => servers,
+        Err(message) => return fail(&message),
+    };
+    let session_id = match (args.value("--session-id"), args.value("--resume")) {
+        (_, Some(id)) => {
+            if !Conversation::new("claude", id).exists() {
+                let reason = format!("No conversation found with session ID: {id}");
+                eprintln!("{reason}");
+                if format != Format::Text {
+                    emit(&events::resume_refused(id, &reason));
+                }
+                return 1;
+            }
+            id.to_owned()
+        }
+        (Some(id), None) => {
+            if Conversation::new("claude", id).exists() {
+                return fail(&format!("Error: Session ID {id} is already in use."));
+            }
+            id.to_owned()
+        }
+        (None, None) => new_id(),
+    };
+    let conversation = Conversation::new("claude", &session_id);
+    conversation.append("user", prompt);
+
+    let mut tools: Vec<String> = ["Task", "Bash", "Edit", "Read", "Write"]
+        .map(str::to_owned)
+        .to_vec();
+    tools.extend(knobs.tool.iter().map(|t| format!("mcp__idea__{t}")));
+    format.event(&events::init(&session_id, &tools, &servers));
+    knobs.wait();
+    let input = tokens(prompt);
+    if knobs.fail_429 {
+        let text = "API Error: Request rejected (429) · This request would exceed your organization's rate limit (fake-claude, FAKE_CLI_FAIL=429).";
+        format.event(&events::api_retry(&session_id, 1, 2));
+        format.event(&events::api_retry(&session_id, 2, 2));
+        format.event(&events::api_error_message(&session_id, text));
+        format.result(&events::result(
+            &session_id,
+            Ending {
+                text,
+                input,
+                output: 0,
+                num_turns: 1,
+                rate_limited: true,
+            },
+        ));
+        return 1;
+    }
+    let mut num_turns = 1;
+    if let Some(tool) = &knobs.tool {
+        let message_id = format!("msg_fake_{}", &new_id()[..8]);
+        let tool_id = format!("toolu_fake_{}", &new_id()[..8]);
+        let call = format!("Let me call {tool}.");
+        format.event(&events::assistant(
+            &session_id,
+            &message_id,
+            events::text_block(&call),
+            input,
+        ));
+        let name = format!("mcp__idea__{tool}");
+        let block = events::tool_use_block(&tool_id, &name);
+        format.event(&events::assistant(&session_id, &message_id, block, input));
+        format.event(&events::tool_result(
+            &session_id,
+            &tool_id,
+            &tool_output(tool),
+        ));
+        num_turns = 2;
+    }
+    let text = answer(prompt);
+    let message_id = format!("msg_fake_{}", &new_id()[..8]);
+    let block = events::text_block(&text);
+    format.event(&events::assistant(&session_id, &message_id, block, input));
+    conversation.append("assistant", &text);
+    format.result(&events::result(
+        &session_id,
+        Ending {
+            text: &text,
+            input,
+            output: tokens(&text),
+            num_turns,
+            rate_limited: false,
+        },
+    ));
+    0
+}
