@@ -21,6 +21,16 @@ pub fn call(deps: &Deps, method: &str, params: Option<Value>) -> Result<Value, W
         Ok(_) => "ok",
         Err(e) => e.code().as_str(),
     };
-    crate::logging::request(method, started.elapsed(), outcome);
+    crate::logging::request(loggable(method), started.elapsed(), outcome);
     answer
+}
+
+/// A method name as logged: an unknown one may be up to a frame's size (16 MiB); declared
+/// names are short, so a cut one is always an unknown method.
+fn loggable(method: &str) -> &str {
+    const MAX: usize = 64;
+    match method.char_indices().nth(MAX) {
+        Some((end, _)) => &method[..end],
+        None => method,
+    }
 }
