@@ -178,3 +178,65 @@ async fn open_racing_close_leaves_no_shell_without_a_cell() {
         .collect();
     assert!(astray.is_empty(), "shells still running: {astray:?}");
 }
+
+#[cfg(target_os = "linux")]
+fn sleeping(seconds: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|cmdline| *cmdline == format!("sleep\0{seconds}\0").into_bytes())
+        .count()
+}
+
+/// Regression: SIGTERM to `idea serve` left a shell's `setsid`/`nohup`/`trap '' HUP` jobs
+/// running after it exited.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_to_the_server_ends_every_job_its_shells_started() {
+    let mut served = serve();
+    let mut ws = connect(served.port).await;
+    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+    let node = layouts["layouts"][0]["tree"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
+    let shell = call(&mut ws, 2, "openShell", cell).await;
+    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    let tag = std::process::id() % 1000 + 5000;
+    let secs = [tag, tag + 1000, tag + 2000].map(|s| (s + 100_000).to_string());
+    let jobs = format!(
+        "setsid sleep {} & nohup sleep {} >/dev/null 2>&1 & (trap '' HUP; exec sleep {}) &\n",
+        secs[0], secs[1], secs[2]
+    );
+    call(
+        &mut ws,
+        3,
+        "writeTerminal",
+        json!({"sessionId": session, "data": jobs}),
+    )
+    .await;
+    let deadline = std::time::Instant::now() + DEADLINE;
+    while !secs.iter().all(|s| sleeping(s) == 1) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the jobs never started"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let pid = served.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = served.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    for s in &secs {
+        assert_eq!(sleeping(s), 0, "`sleep {s}` outlived the server");
+    }
+}

@@ -656,3 +656,45 @@ fn every_session_thread_ends_after_the_exit() {
     // The handle outlives its threads and still answers.
     assert_eq!(session.exit_status().map(|e| e.code), Some(0));
 }
+
+/// Our processes whose command line is exactly `sleep <seconds>`.
+#[cfg(target_os = "linux")]
+fn sleeping(seconds: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|cmdline| *cmdline == format!("sleep\0{seconds}\0").into_bytes())
+        .count()
+}
+
+/// Regression: jobs started with `setsid`, `nohup` or behind `trap '' HUP` outlived Stop (the
+/// escalation only reached the shell's own process group, and only while the shell lived).
+#[cfg(target_os = "linux")]
+#[test]
+fn stop_ends_the_jobs_that_left_the_terminal_or_ignore_sighup() {
+    let tag = std::process::id() % 1000 + 7000; // unique enough among concurrent test runs
+    let secs = [tag, tag + 1000, tag + 2000].map(|s| s.to_string());
+    let script = format!(
+        "setsid sleep {} & nohup sleep {} >/dev/null 2>&1 & (trap '' HUP; exec sleep {}) & \
+         echo ready; wait",
+        secs[0], secs[1], secs[2]
+    );
+    wait_until("the three jobs to start", || {
+        secs.iter().all(|s| sleeping(s) == 0)
+    });
+    let exit = {
+        let (on_exit, exits) = exit_channel();
+        let session = host().spawn(new_id(), &sh(&script), on_exit).unwrap();
+        let screen = Screen::default();
+        screen.attach(session.as_ref());
+        screen.wait_for("ready");
+        wait_until("the jobs to run", || secs.iter().all(|s| sleeping(s) == 1));
+        session.kill();
+        wait_exit(&exits)
+    };
+    assert!(exit.stopped);
+    for s in &secs {
+        assert_eq!(sleeping(s), 0, "`sleep {s}` outlived Stop");
+    }
+}

@@ -26,11 +26,13 @@
 //! watermarks), `output` (the locked hub joining the two), `pump` (reader + batcher), `writer`
 //! (input queue), `exit` (reaping), `session` (threads and the session handle).
 
-mod command;
-mod exit;
+pub(crate) mod command;
+pub(crate) mod exit;
 mod fanout;
 mod output;
 mod pump;
+#[cfg(target_os = "linux")]
+mod sweep;
 mod ring;
 mod session;
 mod writer;
@@ -124,6 +126,15 @@ impl PortablePtyHost {
         spec: &SpawnSpec,
         on_exit: ExitHandler,
     ) -> Result<Arc<PtySession>, PtyError> {
+        // Every process of the session carries its id, so Stop finds those that detached.
+        #[cfg(target_os = "linux")]
+        let marked = {
+            let mut marked = spec.clone();
+            marked.env.insert(sweep::SESSION_MARKER.to_owned(), id.to_string());
+            marked
+        };
+        #[cfg(target_os = "linux")]
+        let spec = &marked;
         let command = command::build(spec, std::env::vars_os())?;
         let spawn_failed = |reason: String| PtyError::SpawnFailed {
             command: spec.command.clone(),

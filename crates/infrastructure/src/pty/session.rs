@@ -141,6 +141,10 @@ fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &
     let started = std::time::Instant::now();
     let mut info = wait_for_exit(child);
     if shared.kill_started.load(Ordering::SeqCst) {
+        // A Stop ends everything the terminal started, detached or not, before the exit is
+        // reported (so "exited" means nothing of it runs any more).
+        #[cfg(target_os = "linux")]
+        super::sweep::end_stragglers(shared.id);
         info.stopped = true;
         // One shape for every CLI: Claude handles SIGHUP by exiting 129, Codex dies of it.
         if info.signal.is_none() {

@@ -1,0 +1,75 @@
+//! The processes a terminal started that left its process group: `setsid`, `nohup … &`,
+//! `disown`, a job that ignores SIGHUP. Every process of a session carries the variable
+//! [`SESSION_MARKER`] (children inherit it), so on Stop they are found in `/proc` by it and
+//! ended too, however they detached. A process that scrubs its environment escapes this;
+//! the sandbox issue's cgroup/namespace work is the complete answer.
+
+use idea_domain::SessionId;
+use std::fs;
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+/// Set on every session's child: `IDEA_SESSION_ID=<session uuid>`.
+pub(crate) const SESSION_MARKER: &str = "IDEA_SESSION_ID";
+/// An environment bigger than this is not read further (the marker is near its start, since
+/// children inherit it early; a hostile process gains nothing by padding: it is ours anyway).
+const ENVIRON_LIMIT: u64 = 1 << 20;
+/// How long stragglers get between SIGTERM and SIGKILL.
+const TERM_GRACE: Duration = Duration::from_millis(500);
+
+/// The pids of our own processes that carry `session`'s marker (never this process).
+fn marked(session: SessionId) -> Vec<i32> {
+    let needle = format!("{SESSION_MARKER}={session}\0").into_bytes();
+    let me = std::process::id();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| *pid != me)
+        .filter(|pid| carries(*pid, &needle))
+        .filter_map(|pid| i32::try_from(pid).ok())
+        .collect()
+}
+
+/// Whether `/proc/<pid>/environ` holds `needle` (unreadable: another user's, or gone: no).
+fn carries(pid: u32, needle: &[u8]) -> bool {
+    let Ok(file) = fs::File::open(format!("/proc/{pid}/environ")) else {
+        return false;
+    };
+    let mut environ = Vec::new();
+    if file.take(ENVIRON_LIMIT).read_to_end(&mut environ).is_err() {
+        return false;
+    }
+    // Entries are NUL-separated: match at the start or right after a NUL.
+    environ.starts_with(needle)
+        || environ
+            .windows(needle.len() + 1)
+            .any(|w| w[0] == 0 && &w[1..] == needle)
+}
+
+/// Ends every process still carrying `session`'s marker: SIGTERM, then SIGKILL to those left
+/// after a short grace. Returns how many were found.
+pub(crate) fn end_stragglers(session: SessionId) -> usize {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let found = marked(session);
+    if found.is_empty() {
+        return 0;
+    }
+    for pid in &found {
+        let _ = kill(Pid::from_raw(*pid), Signal::SIGTERM);
+    }
+    let deadline = Instant::now() + TERM_GRACE;
+    let mut left = marked(session);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        left = marked(session);
+    }
+    for pid in &left {
+        let _ = kill(Pid::from_raw(*pid), Signal::SIGKILL);
+    }
+    tracing::info!(%session, found = found.len(), killed = left.len(), "ended the processes the terminal left behind");
+    found.len()
+}
