@@ -9,6 +9,7 @@ use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
 use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::{EventBus, RandomIds};
+use idea_infrastructure::turns::ProcessTurnRunner;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -92,6 +93,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         ids: Arc::new(RandomIds),
         terminals: Arc::new(PortablePtyHost::default()),
         cli_homes: Arc::new(cli_homes()),
+        turns: Arc::new(ProcessTurnRunner::default()),
         login_shell: login_shell(),
     }));
     Ok(OpenProject { path, deps, events })

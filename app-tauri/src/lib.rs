@@ -1,6 +1,6 @@
 //! IdeA's composition root and front ends: the `idea` command line, the transport-agnostic
 //! [`api`], the browser server ([`serve`]), (feature `desktop`) the Tauri shell, and the
-//! [`logging`] every process does.
+//! [`logging`] every process does, and the MCP server ([`mcp`]) the project's owner offers agents.
 
 pub mod api;
 pub mod cli;
@@ -8,6 +8,7 @@ pub mod compose;
 #[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod logging;
+pub mod mcp;
 pub mod owner;
 mod rpc;
 pub mod serve;

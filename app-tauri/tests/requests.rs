@@ -240,3 +240,72 @@ async fn sigterm_to_the_server_ends_every_job_its_shells_started() {
         assert_eq!(sleeping(s), 0, "`sleep {s}` outlived the server");
     }
 }
+
+/// The server's resident memory, in MiB.
+fn rss_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    kib / 1024
+}
+
+/// Regression: 2,000 `attachTerminal` calls on a session with 2 MiB of scrollback, from a
+/// client that reads nothing, grew the server to 2.4 GB; 1 MiB keystroke frames to a shell that
+/// reads nothing added 1.5 GB. Now the client is cut off and the input queue is bounded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_nothing_cannot_grow_the_server() {
+    let served = serve();
+    let pid = served.child.id();
+    let mut ws = connect(served.port).await;
+    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+    let node = layouts["layouts"][0]["tree"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
+    let shell = call(&mut ws, 2, "openShell", cell).await;
+    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    // 3 MB of output fills the 2 MiB scrollback; then the shell stops reading its input.
+    let fill = "head -c 3000000 /dev/zero | tr '\\\\0' a; sleep 600\n";
+    call(
+        &mut ws,
+        3,
+        "writeTerminal",
+        json!({"sessionId": session, "data": fill}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let baseline = rss_mib(pid);
+
+    let mut hostile = connect(served.port).await;
+    let attach = json!({"jsonrpc": "2.0", "id": 1, "method": "attachTerminal",
+        "params": {"sessionId": session}})
+    .to_string();
+    for _ in 0..2000 {
+        if hostile.send(Message::text(attach.clone())).await.is_err() {
+            break; // cut off
+        }
+    }
+    let uuid = uuid::Uuid::parse_str(&session).unwrap();
+    let mut keys = uuid.as_bytes().to_vec();
+    keys.extend(std::iter::repeat_n(b'x', 1 << 20));
+    for _ in 0..200 {
+        if ws.send(Message::binary(keys.clone())).await.is_err() {
+            break;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let peak = rss_mib(pid);
+    assert!(
+        peak < baseline + 300,
+        "the server grew from {baseline} MiB to {peak} MiB"
+    );
+    // The server still serves the well-behaved client.
+    let mut fresh = connect(served.port).await;
+    call(&mut fresh, 9, "listSessions", Value::Null).await;
+}

@@ -100,6 +100,7 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   CELL_BUSY: () => "This cell already has a running terminal: stop it first.",
   SESSION_NOT_FOUND: () => "This terminal session no longer exists.",
   SESSION_EXITED: () => "This terminal's process has already exited.",
+  INPUT_FULL: () => "This terminal's program is not reading its input; what you typed was dropped.",
   COMMAND_NOT_FOUND: (e) =>
     `Could not start ${e.command}: it is not installed or not on PATH. (\`idea doctor\` lists the CLIs found.)`,
   SPAWN_FAILED: ({ message: m }) => `Could not start the process: ${m}`,
@@ -109,6 +110,16 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   INTERNAL: ({ message: m }) => `Internal error: ${m}`,
   DISCONNECTED: () => "The connection to IdeA was lost; reconnecting…",
   UNKNOWN_METHOD: ({ message: m }) => `This IdeA backend does not support that request (${m}).`,
+  NOT_ASKABLE: ({ message: m }) => `This agent cannot be asked: ${m}`,
+  AGENT_BUSY: ({ message: m }) => capitalise(m),
+  TURN_TIMEOUT: ({ message: m }) => capitalise(m),
+  CANCELLED: () => "The request was cancelled.",
+  USAGE_LIMIT: (e) =>
+    `The agent's provider hit its usage limit${
+      e.resetsAt ? `; it resets at ${new Date(e.resetsAt * 1000).toLocaleString()}` : ""
+    }.`,
+  TURN_FAILED: ({ message: m }) => `The agent gave no answer: ${m}`,
+  REQUEST_NOT_FOUND: () => "This request no longer exists.",
 };
 
 function capitalise(text: string): string {

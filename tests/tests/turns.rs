@@ -1,11 +1,13 @@
-//! One JSON-mode turn end to end: the command line from `turn_invocation`, run against
-//! `fake-claude` / `fake-codex` as real child processes (stdin at /dev/null, stdout read line by
-//! line while they run), read by the infrastructure's turn parsers. The fakes must give the
-//! same outcome shapes (and event sequences) as the captured real output.
+//! One JSON-mode turn end to end: the command line `turn_invocation` expands from the built-in
+//! profile's `structured` mode, run against `fake-claude` / `fake-codex` as real child
+//! processes (stdin at /dev/null, stdout read line by line while they run), read by the
+//! infrastructure's turn parsers. The fakes must give the same outcome shapes (and event
+//! sequences) as the captured real output.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use idea_domain::invocation::SessionPlan;
 use idea_domain::turn::{TurnCli, TurnError, TurnEvent, TurnInputs, TurnOutcome, turn_invocation};
+use idea_infrastructure::profiles::builtin::{CLAUDE_CODE, CODEX, builtin_profiles};
 use idea_infrastructure::turns::{AnyTurnParser, TurnParser, parse_output};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
@@ -50,17 +52,28 @@ impl Fake {
         }
     }
 
+    /// The built-in profile's turn, with the fake as its program.
     fn turn(&self, message: &str, session: SessionPlan) -> Run {
-        let invocation = turn_invocation(
-            self.cli,
-            TurnInputs {
-                message,
-                session: &session,
-                extra_args: &[],
-            },
-        );
-        assert_eq!(invocation.program, self.cli.program());
-        assert!(invocation.stdin_null);
+        let id = match self.cli {
+            TurnCli::Claude => CLAUDE_CODE,
+            TurnCli::Codex => CODEX,
+            TurnCli::Gemini => unreachable!("no fake Gemini CLI"),
+        };
+        let mut profile = builtin_profiles()
+            .into_iter()
+            .find(|p| p.id.as_str() == id)
+            .unwrap();
+        profile.command = self.program().into();
+        let invocation = turn_invocation(&TurnInputs {
+            profile: &profile,
+            project_root: self.state.path(),
+            run_dir: self.state.path(),
+            message,
+            session: &session,
+        })
+        .unwrap();
+        assert_eq!(invocation.cli, self.cli);
+        assert_eq!(invocation.cwd, self.state.path());
         self.run(&invocation.args)
     }
 

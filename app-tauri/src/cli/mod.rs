@@ -2,6 +2,7 @@
 
 mod agent;
 mod doctor;
+mod mcp_server;
 
 use clap::{Parser, Subcommand};
 use idea_application::AppError;
@@ -50,6 +51,16 @@ pub enum Command {
     /// Open the project in the desktop window (needs a display).
     #[cfg(feature = "desktop")]
     Desktop { dir: Option<PathBuf> },
+    /// The stdio MCP server an agent CLI starts: relays MCP between stdin/stdout and the
+    /// IdeA that has the project open (fails at once when none has).
+    McpServer {
+        /// The project folder.
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        /// The agent (name or id) on whose behalf the CLI calls the tools.
+        #[arg(long)]
+        requester: String,
+    },
 }
 
 impl Command {
@@ -63,6 +74,7 @@ impl Command {
             Self::Serve { .. } => "serve",
             #[cfg(feature = "desktop")]
             Self::Desktop { .. } => "desktop",
+            Self::McpServer { .. } => "mcp-server",
         }
     }
 }
@@ -128,6 +140,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         ),
         #[cfg(feature = "desktop")]
         Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
+        Command::McpServer { project, requester } => mcp_server::run(&project, &requester),
     }
 }
 

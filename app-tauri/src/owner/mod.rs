@@ -8,6 +8,7 @@
 //! `idea_infrastructure::owner`; this module wires them to the API.
 
 pub mod client;
+mod json_rpc;
 mod server;
 
 use crate::cli::Failure;

@@ -1,29 +1,27 @@
-//! The owner's side of the local socket: one task accepts, one task per client reads
-//! newline-delimited JSON-RPC calls and answers them through [`crate::api::call`], the door
-//! every transport uses; domain events go out as `event` notifications, as on the WebSocket.
+//! The owner's side of the local socket: one task accepts, one task per client reads its
+//! one-line hello, then serves it by what it said: the `idea` command line gets the JSON-RPC
+//! API ([`super::json_rpc`]), an MCP bridge gets IdeA's MCP server ([`crate::mcp`]).
 
-use crate::api::STREAM_METHODS;
+use super::json_rpc;
 use crate::cli::Failure;
 use crate::compose::OpenProject;
-use crate::rpc::{self, RpcError};
-use idea_application::{Deps, ErrorKind, WireError};
+use crate::rpc;
+use idea_application::Deps;
 use idea_infrastructure::owner::{
-    HelloReply, MESSAGE_MAX, OwnerError, OwnerInfo, OwnerListener, OwnerStream, PeerCredentials,
-    ProjectLock, read_hello, read_line_bounded, socket_dir, socket_path, write_reply,
+    Hello, HelloReply, OwnerError, OwnerInfo, OwnerListener, OwnerStream, PeerCredentials,
+    ProjectLock, read_hello, socket_dir, socket_path, write_reply,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::io::BufReader;
+use tokio::sync::{Semaphore, broadcast};
 use tokio::task::JoinHandle;
 
 /// Clients served at once; more are turned away (each holds a task and two buffers).
 const MAX_CLIENTS: usize = 64;
 /// Events a slow client may fall behind by before it is disconnected.
 const EVENT_BACKLOG: usize = 1024;
-/// Answers queued for one client (it makes one call at a time; events have their own queue).
-const ANSWER_QUEUE: usize = 16;
 /// A client must say who it is this fast.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -140,7 +138,7 @@ async fn serve_client(
     stream: OwnerStream,
     peer: PeerCredentials,
     deps: Arc<Deps>,
-    mut events: broadcast::Receiver<Arc<str>>,
+    events: broadcast::Receiver<Arc<str>>,
 ) {
     let (read, mut write) = tokio::io::split(stream);
     let mut reader = BufReader::new(read);
@@ -159,74 +157,13 @@ async fn serve_client(
         return;
     }
     tracing::info!(client = ?hello, pid = ?peer.pid, "owner: client connected");
-    let (out, mut outgoing) = mpsc::channel::<String>(ANSWER_QUEUE);
-    let writer = tokio::spawn(async move {
-        loop {
-            let line: String = tokio::select! {
-                biased;
-                event = events.recv() => match event {
-                    Ok(text) => text.to_string(),
-                    // Too far behind: its view is stale; it reconnects.
-                    Err(_) => break,
-                },
-                answer = outgoing.recv() => match answer {
-                    Some(answer) => answer,
-                    None => break,
-                },
-            };
-            if write.write_all(line.as_bytes()).await.is_err()
-                || write.write_all(b"\n").await.is_err()
-                || write.flush().await.is_err()
-            {
-                break;
-            }
-        }
-    });
-    loop {
-        let line = match read_line_bounded(&mut reader, MESSAGE_MAX).await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => {
-                let error = RpcError::new(rpc::PARSE_ERROR, format!("unreadable line: {e}"));
-                let _ = out.send(rpc::error(serde_json::Value::Null, &error)).await;
-                break;
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Some(answer) = answer(&deps, &line).await
-            && out.send(answer).await.is_err()
-        {
-            break;
+    match hello {
+        Hello::Cli => json_rpc::serve(reader, write, deps, events).await,
+        // `reader` keeps whatever followed the hello line in its buffer: MCP reads it first.
+        Hello::Mcp { agent } => {
+            drop(events);
+            crate::mcp::serve(deps, agent, reader, write).await;
         }
     }
-    drop(out);
-    let _ = writer.await;
     tracing::info!(pid = ?peer.pid, "owner: client left");
-}
-
-/// The answer to one line, `None` for a notification.
-async fn answer(deps: &Arc<Deps>, line: &str) -> Option<String> {
-    let call = match rpc::parse(line) {
-        Ok(call) => call,
-        Err(rejected) => {
-            let (id, error) = *rejected;
-            return Some(rpc::error(id, &error));
-        }
-    };
-    let rpc::Call { id, method, params } = call;
-    let outcome = if STREAM_METHODS.iter().any(|m| m.name == method) {
-        Err(RpcError::from_wire(WireError::new(
-            ErrorKind::BadRequest,
-            "terminal streams are served on the WebSocket and in the desktop window, not on the local socket",
-        )))
-    } else {
-        let deps = Arc::clone(deps);
-        tokio::task::spawn_blocking(move || crate::api::call(&deps, &method, params))
-            .await
-            .map_err(|e| RpcError::internal(format!("the request failed: {e}")))
-            .and_then(|answer| answer.map_err(RpcError::from_wire))
-    };
-    id.map(|id| rpc::answer(id, outcome))
 }

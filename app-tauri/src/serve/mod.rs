@@ -12,6 +12,7 @@ mod assets;
 mod auth;
 mod headers;
 mod limits;
+mod outbox;
 mod token;
 mod ws;
 

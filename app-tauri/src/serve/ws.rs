@@ -2,6 +2,7 @@
 //! (16-byte session uuid, then the payload), and domain events pushed as notifications.
 
 use super::Shared;
+use super::outbox::{Outbox, outbox};
 use crate::api::StreamRequest;
 use crate::api::params::{AckTerminalParams, AttachAnswer};
 use crate::rpc::{self, RpcError};
@@ -14,19 +15,15 @@ use idea_domain::terminal::OutputSink;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::sync::{Semaphore, broadcast};
 
-/// Close code sent to a client that fell too far behind on events (its view is stale: it
-/// should reconnect and reload). 1013 = "try again later".
+/// Close code sent to a client that fell too far behind on events or frames (its view is
+/// stale: it should reconnect and reload). 1013 = "try again later".
 const LAGGED: u16 = 1013;
 
-/// The frames going to the client.
-///
-/// Unbounded on purpose: terminal output, the only large producer, is bounded upstream by the
-/// PTY's ack-based flow control (reading stops while this client has more than 512 KiB
-/// delivered but unacknowledged), answers are bounded by the calls this client makes, and
-/// events arrive through a bounded broadcast channel instead.
-type Outgoing = mpsc::UnboundedSender<Message>;
+/// The frames going to the client, bounded in bytes (see [`super::outbox`]); events arrive
+/// through a bounded broadcast channel instead.
+type Outgoing = Outbox;
 
 /// A binary frame: the session's 16 uuid bytes, then `payload`.
 fn frame(session: SessionId, payload: &[u8]) -> Message {
@@ -49,7 +46,7 @@ fn output_sink(session: SessionId, out: Outgoing, gate: Arc<Mutex<Gate>>) -> Out
         let message = frame(session, bytes);
         let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
         if gate.open {
-            // A closed channel means the connection is gone; its detach is on the way.
+            // A full or closed outbox means the connection is going; its detach follows.
             let _ = out.send(message);
         } else {
             gate.held.push(message);
@@ -60,9 +57,10 @@ fn output_sink(session: SessionId, out: Outgoing, gate: Arc<Mutex<Gate>>) -> Out
 /// Serves one upgraded connection until the client goes away.
 pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     let (mut to_client, mut from_client) = socket.split();
-    let (out, mut outgoing) = mpsc::unbounded_channel::<Message>();
+    let (out, mut outgoing) = outbox();
     let mut events = shared.events.subscribe();
-    let writer = tokio::spawn(async move {
+    let overflow = outgoing.overflow();
+    let mut writer = tokio::spawn(async move {
         loop {
             // Events first: one published by a call is already in the channel when the call's
             // answer is queued, so the client sees the change before the answer.
@@ -76,6 +74,13 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
                     })),
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
+                () = overflow.notified() => {
+                    tracing::warn!(queued = outgoing.queued(), "WebSocket client too far behind: disconnected");
+                    Message::Close(Some(CloseFrame {
+                        code: LAGGED,
+                        reason: Utf8Bytes::from_static("too far behind: reconnect"),
+                    }))
+                }
                 message = outgoing.recv() => match message {
                     Some(message) => message,
                     None => break,
@@ -95,7 +100,15 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     };
     // Frames are read in arrival order: keystrokes, `writeTerminal` and `resizeTerminal` reach
     // the PTY in the order they were sent; other calls run side by side (see `on_text`).
-    while let Some(Ok(message)) = from_client.next().await {
+    loop {
+        // The writer ends when the client is gone or cut off: stop reading it too.
+        let message = tokio::select! {
+            message = from_client.next() => match message {
+                Some(Ok(message)) => message,
+                _ => break,
+            },
+            _ = &mut writer => break,
+        };
         match message {
             Message::Text(text) => client.on_text(text.as_str()).await,
             Message::Binary(bytes) => client.on_keystrokes(&bytes),
@@ -253,18 +266,18 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    #[test]
-    fn output_is_held_until_the_gate_opens() {
-        let (out, mut rx) = mpsc::unbounded_channel();
+    #[tokio::test]
+    async fn output_is_held_until_the_gate_opens() {
+        let (out, mut inbox) = outbox();
         let gate = Arc::new(Mutex::new(Gate::default()));
         let session = SessionId::from_uuid(uuid::Uuid::from_u128(7));
         let sink = output_sink(session, out, Arc::clone(&gate));
         sink(b"early");
-        assert!(rx.try_recv().is_err());
+        assert_eq!(inbox.queued(), 0);
         assert_eq!(gate.lock().unwrap().held.len(), 1);
         gate.lock().unwrap().open = true;
         sink(b"live");
-        let Message::Binary(bytes) = rx.try_recv().unwrap() else {
+        let Some(Message::Binary(bytes)) = inbox.recv().await else {
             panic!("not binary");
         };
         assert_eq!(&bytes[..16], session.as_uuid().as_bytes());

@@ -5,11 +5,14 @@ use crate::params::*;
 use idea_application::agents::templates::{PersonaTemplate, TEMPLATES};
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts::{self, MoveCell};
+use idea_application::orchestrator::{self, Ask};
 use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppResult, Deps};
 use idea_domain::layout::{Layouts, NamedLayout, Side};
+use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::terminal::SessionInfo;
 use idea_domain::{Agent, CellRef, NodeId, Project};
+use std::time::Duration;
 
 pub(crate) fn get_project(deps: &Deps, (): ()) -> AppResult<Project> {
     idea_application::project::open(deps.store.as_ref())
@@ -138,4 +141,33 @@ pub(crate) fn write_terminal(deps: &Deps, p: WriteTerminalParams) -> AppResult<(
 
 pub(crate) fn resize_terminal(deps: &Deps, p: SessionSizeParams) -> AppResult<()> {
     sessions::resize(deps, p.session_id, p.size)
+}
+
+pub(crate) fn ask_agent(deps: &Deps, p: AskAgentParams) -> AppResult<AskAnswer> {
+    let requester = p.requester.unwrap_or_else(|| "user".to_owned());
+    // An agent asks through its MCP bridge, the user through a front end. (The file-drop
+    // folder calls the use case itself.)
+    let source = if requester.trim().eq_ignore_ascii_case("user") {
+        RequestSource::Ui
+    } else {
+        RequestSource::Mcp
+    };
+    orchestrator::ask(
+        deps,
+        Ask {
+            requester,
+            target: p.target,
+            message: p.message,
+            timeout: p.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
+            source,
+        },
+    )
+}
+
+pub(crate) fn list_requests(deps: &Deps, (): ()) -> AppResult<Vec<RequestRecord>> {
+    Ok(orchestrator::list(deps))
+}
+
+pub(crate) fn cancel_request(deps: &Deps, p: RequestParams) -> AppResult<()> {
+    orchestrator::cancel(deps, p.request_id)
 }

@@ -6,6 +6,7 @@ use crate::handlers as h;
 use crate::params::*;
 use idea_application::agents::templates::PersonaTemplate;
 use idea_domain::layout::{Layouts, NamedLayout};
+use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::terminal::SessionInfo;
 use idea_domain::{Agent, CellRef, NodeId, Project};
 
@@ -76,7 +77,7 @@ methods! {
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::assign_agent;
     /// Starts (or resumes) an agent in a cell.
     LaunchAgent = "launchAgent" (LaunchAgentParams) -> SessionInfo,
-        errors [AgentNotFound, AgentAlreadyRunning, CellBusy, ProfileNotFound, InvalidProfile,
+        errors [AgentNotFound, AgentAlreadyRunning, AgentBusy, CellBusy, ProfileNotFound, InvalidProfile,
                 LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed, CorruptFile,
                 NewerSchema, IoError, UnsafePath] => h::launch_agent;
     /// Starts the user's shell in a cell.
@@ -93,9 +94,20 @@ methods! {
     ListSessions = "listSessions" (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
     /// Types text into a session.
     WriteTerminal = "writeTerminal" (WriteTerminalParams) -> (),
-        errors [SessionNotFound, SessionExited] => h::write_terminal;
+        errors [SessionNotFound, SessionExited, InputFull] => h::write_terminal;
     ResizeTerminal = "resizeTerminal" (SessionSizeParams) -> (),
         errors [SessionNotFound, SessionExited] => h::resize_terminal;
+    /// Asks an agent and waits for its answer: one turn of its CLI's JSON mode (blocks for the
+    /// whole turn; one turn per agent at a time, first in first out).
+    AskAgent = "askAgent" (AskAgentParams) -> AskAnswer,
+        errors [AgentNotFound, ProfileNotFound, NotAskable, InvalidProfile, AgentBusy,
+                TurnTimeout, Cancelled, UsageLimit, TurnFailed, CommandNotFound, SpawnFailed,
+                CorruptFile, NewerSchema, IoError, UnsafePath] => h::ask_agent;
+    /// The recent requests to agents (the last 200 finished, and every one in flight).
+    ListRequests = "listRequests" (()) -> Vec<RequestRecord>, errors [] => h::list_requests;
+    /// Cancels a request: a queued one leaves its line, a running turn is killed.
+    CancelRequest = "cancelRequest" (RequestParams) -> (),
+        errors [RequestNotFound] => h::cancel_request;
 }
 
 methods! {

@@ -4,7 +4,9 @@
 use idea_domain::layout::{Direction, Side};
 use idea_domain::ports::ProfileProblem;
 use idea_domain::terminal::TerminalSize;
-use idea_domain::{AgentId, AgentProfile, CellRef, LayoutId, NodeId, ProfileId, SessionId};
+use idea_domain::{
+    AgentId, AgentProfile, CellRef, LayoutId, NodeId, ProfileId, RequestId, SessionId,
+};
 use serde::{Deserialize, Serialize};
 
 /// Derives what every params type needs (decoding, and its TypeScript twin).
@@ -120,6 +122,24 @@ params! {
         /// How many more bytes of output the client has processed.
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         pub bytes: u64,
+    }
+
+    pub struct AskAgentParams {
+        /// `"user"` (the default), or the asking agent's id or name.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub requester: Option<String>,
+        /// The agent asked: its id or its name.
+        pub target: String,
+        pub message: String,
+        /// How long the turn may run (default 300, at most 600).
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+        pub timeout_secs: Option<u64>,
+    }
+
+    pub struct RequestParams {
+        pub request_id: RequestId,
     }
 
     /// `listProfiles`' answer: the merged catalogue and what was wrong in the user's file.

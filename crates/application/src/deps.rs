@@ -1,8 +1,11 @@
 //! The collaborators every use case of one open project needs.
 
+use crate::orchestrator::RequestRegistry;
 use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
-use idea_domain::ports::{CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore};
+use idea_domain::ports::{
+    CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore, TurnRunner,
+};
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -15,15 +18,18 @@ pub struct Ports {
     pub ids: Arc<dyn IdGenerator>,
     pub terminals: Arc<dyn TerminalHost>,
     pub cli_homes: Arc<dyn CliHomes>,
+    /// Runs one JSON-mode turn of an agent's CLI (asks).
+    pub turns: Arc<dyn TurnRunner>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
 }
 
-/// Ports plus the project's in-memory state (live sessions, the state lock). The ports are
+/// Ports plus the project's in-memory state (live sessions, requests, the state lock). The ports are
 /// reached through `Deref` (`deps.store`, `deps.events`, …).
 pub struct Deps {
     ports: Ports,
     pub sessions: SessionRegistry,
+    pub requests: RequestRegistry,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
     /// cannot lose each other's change.
     write_lock: Mutex<()>,
@@ -49,6 +55,7 @@ impl Deps {
         Self {
             ports,
             sessions: SessionRegistry::default(),
+            requests: RequestRegistry::default(),
             write_lock: Mutex::new(()),
         }
     }

@@ -4,6 +4,7 @@
 use idea_domain::layout::LayoutError;
 use idea_domain::ports::StoreError;
 use idea_domain::terminal::PtyError;
+use idea_domain::turn::TurnSetupError;
 use idea_domain::{AgentId, InvalidAgentName, LayoutId, NodeId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -44,6 +45,30 @@ pub enum AppError {
     SessionExited(String),
     #[error(transparent)]
     Spawn(#[from] PtyError),
+    /// The agent cannot run a JSON-mode turn (no `structured` mode IdeA can read).
+    #[error(transparent)]
+    NotAskable(TurnSetupError),
+    /// The agent is busy elsewhere: live in a cell, answering a request, or waiting on the
+    /// requester itself.
+    #[error("{0}")]
+    AgentBusy(String),
+    #[error("{0}")]
+    TurnTimeout(String),
+    #[error("the request was cancelled")]
+    Cancelled,
+    /// The provider's usage or rate limit; `resets_at` (Unix seconds) when the CLI said.
+    #[error("usage limit reached: {message}")]
+    UsageLimit {
+        message: String,
+        resets_at: Option<u64>,
+    },
+    /// The turn ended without an answer; the message is the CLI's own, when it gave one.
+    #[error("{0}")]
+    TurnFailed(String),
+    #[error("no request {0}")]
+    RequestNotFound(String),
+    #[error("{0}")]
+    InputFull(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -99,6 +124,8 @@ pub enum ErrorKind {
     },
     SessionNotFound,
     SessionExited,
+    /// The terminal's program is not reading its input; what was typed was dropped.
+    InputFull,
     /// The agent's CLI is not installed or not on `PATH`.
     CommandNotFound {
         command: String,
@@ -118,6 +145,24 @@ pub enum ErrorKind {
     },
     /// The client lost its connection to IdeA (raised by the front end itself).
     Disconnected,
+    /// The agent has no JSON mode IdeA can run a turn in.
+    NotAskable,
+    /// The agent is live in a cell, answering a request, or would wait on the requester.
+    AgentBusy,
+    /// The turn (or its wait in the agent's queue) took too long; it was killed.
+    TurnTimeout,
+    /// The request was cancelled (`cancelRequest`, or the project closed).
+    Cancelled,
+    /// The provider's usage or rate limit; `resetsAt` (Unix seconds) when known.
+    #[serde(rename_all = "camelCase")]
+    UsageLimit {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+        resets_at: Option<u64>,
+    },
+    /// The turn ended without an answer; the message says why, in the CLI's words.
+    TurnFailed,
+    RequestNotFound,
     Internal,
 }
 
@@ -181,6 +226,16 @@ impl AppError {
             Self::Spawn(_) => K::SpawnFailed {
                 command: String::new(),
             },
+            Self::NotAskable(_) => K::NotAskable,
+            Self::AgentBusy(_) => K::AgentBusy,
+            Self::TurnTimeout(_) => K::TurnTimeout,
+            Self::Cancelled => K::Cancelled,
+            Self::UsageLimit { resets_at, .. } => K::UsageLimit {
+                resets_at: *resets_at,
+            },
+            Self::TurnFailed(_) => K::TurnFailed,
+            Self::RequestNotFound(_) => K::RequestNotFound,
+            Self::InputFull(_) => K::InputFull,
             Self::Internal(_) => K::Internal,
         }
     }
@@ -193,7 +248,10 @@ impl AppError {
     /// Whether the user can fix this by changing their input or files (CLI exit 2), as opposed
     /// to a failure of the machine or of IdeA itself (exit 1).
     pub fn is_user_error(&self) -> bool {
-        !matches!(self, Self::Store(StoreError::Io { .. }) | Self::Internal(_))
+        !matches!(
+            self,
+            Self::Store(StoreError::Io { .. }) | Self::Internal(_) | Self::TurnFailed(_)
+        )
     }
 
     /// The wire shape of this error.

@@ -5,6 +5,8 @@ pub mod agents;
 pub mod deps;
 pub mod error;
 pub mod layouts;
+pub mod orchestrator;
+mod prepare;
 pub mod project;
 pub mod sessions;
 

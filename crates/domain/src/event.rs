@@ -1,6 +1,7 @@
 //! Events published by use cases; the seam between the backend and every front end.
 
-use crate::ids::{AgentId, CellRef, LayoutId, NodeId, SessionId};
+use crate::ids::{AgentId, CellRef, LayoutId, NodeId, RequestId, SessionId};
+use crate::orchestrator::{RequestOutcome, RequestRecord, RequestSource, Requester};
 use crate::terminal::{ExitInfo, SessionInfo};
 use serde::{Deserialize, Serialize};
 
@@ -39,5 +40,20 @@ pub enum DomainEvent {
     SessionMoved {
         session_id: SessionId,
         cell: Option<CellRef>,
+    },
+    /// A request to an agent was queued, started or ended (for a requests panel).
+    #[serde(rename_all = "camelCase")]
+    RequestChanged { request: RequestRecord },
+    /// A request to an agent was processed, whatever its door and outcome.
+    #[serde(rename_all = "camelCase")]
+    OrchestratorRequestProcessed {
+        request_id: RequestId,
+        source: RequestSource,
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        requester: Requester,
+        target: AgentId,
+        outcome: RequestOutcome,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        duration_ms: u64,
     },
 }

@@ -62,6 +62,10 @@ uuid_id!(
     /// Identifies a conversation between two parties; see [`ConversationId::for_pair`].
     ConversationId
 );
+uuid_id!(
+    /// Identifies one request to an agent (an ask), from its arrival to its answer.
+    RequestId
+);
 
 /// One side of a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,6 +1,13 @@
 //! `prepare_invocation`: the pure step of LaunchAgent that turns a profile, an agent and a
 //! session plan into exactly what to spawn and where the context goes.
 
+mod plan;
+
+pub use plan::{
+    SavedConversation, SessionCaps, SessionFacts, SessionPlan, plan_conversation, plan_session,
+};
+
+use crate::placeholders::expand;
 use crate::profile::{AgentProfile, ContextInjection, CwdTemplate};
 use crate::terminal::{SpawnSpec, TerminalSize};
 use std::collections::BTreeMap;
@@ -26,74 +33,6 @@ pub const STRIPPED_ENV: &[&str] = &[
 
 /// Name of the composed context file when it is not a convention file (args/env/stdin).
 pub const CONTEXT_FILE_NAME: &str = "IDEA_CONTEXT.md";
-
-/// How the agent's conversation is opened (LaunchAgent's step 5; the rules are in
-/// `docs/design.md`, "Sessions and resume").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SessionPlan {
-    /// The cell already has a conversation: reopen it.
-    Resume(String),
-    /// A fresh conversation with an id IdeA minted (stored on the cell).
-    Assign(String),
-    /// The CLI manages its own conversation.
-    None,
-}
-
-/// What a CLI has saved under a conversation id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SavedConversation {
-    /// A conversation with at least one exchange: it can be reopened.
-    Resumable,
-    /// Nothing: the id can start a new conversation.
-    Missing,
-    /// A record with no exchange that the CLI will neither resume nor reuse (Gemini CLI after
-    /// a SIGKILL before the first prompt): only a new id starts.
-    Blocked,
-}
-
-/// What is known, before a launch, about the conversations the agent could continue.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SessionFacts<'a> {
-    /// The engine session id the cell remembers for this agent.
-    pub cell_session: Option<&'a str>,
-    /// What the CLI saved under that id: `Some` when the profile says where the CLI keeps
-    /// its conversations, `None` when IdeA cannot tell (it then trusts the cell).
-    pub cell_session_saved: Option<SavedConversation>,
-    /// The CLI's latest saved conversation in the agent's folder, for CLIs that mint their
-    /// own ids (looked up only when the cell has hosted this agent before).
-    pub latest_saved: Option<&'a str>,
-}
-
-/// Decides the session plan (LaunchAgent's step 5). A conversation is resumed only when it
-/// exists: resuming an id the CLI never saved fails at every launch (Claude exits 1, Gemini
-/// 42), so an unsaved id is started afresh instead, under the same id when the CLI takes ours.
-pub fn plan_session(
-    profile: &AgentProfile,
-    facts: SessionFacts<'_>,
-    fresh_id: impl FnOnce() -> String,
-) -> SessionPlan {
-    if !profile.can_resume_session() {
-        return SessionPlan::None;
-    }
-    let assign = profile.can_assign_session();
-    match (facts.cell_session, facts.cell_session_saved) {
-        (Some(id), None | Some(SavedConversation::Resumable)) => {
-            return SessionPlan::Resume(id.to_owned());
-        }
-        (Some(id), Some(SavedConversation::Missing)) if assign => {
-            return SessionPlan::Assign(id.to_owned());
-        }
-        _ => {}
-    }
-    if let Some(id) = facts.latest_saved {
-        return SessionPlan::Resume(id.to_owned());
-    }
-    if assign {
-        SessionPlan::Assign(fresh_id())
-    } else {
-        SessionPlan::None
-    }
-}
 
 /// Where the composed context is written, and whether it must also be typed in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +66,12 @@ pub fn agent_cwd(profile: &AgentProfile, project_root: &Path, run_dir: &Path) ->
 pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextPlan) {
     let profile = inputs.profile;
     let cwd = agent_cwd(profile, inputs.project_root, inputs.run_dir);
-    let mut args: Vec<String> = profile.args.iter().map(|a| fill_paths(a, inputs)).collect();
+    let (root, run_dir) = (inputs.project_root, inputs.run_dir);
+    let mut args: Vec<String> = profile
+        .args
+        .iter()
+        .map(|a| fill_paths(a, root, run_dir))
+        .collect();
     if let Some(session) = &profile.session {
         let (template, id) = match inputs.plan {
             SessionPlan::Resume(id) => (Some(&session.resume_args), id.as_str()),
@@ -138,32 +82,13 @@ pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextP
             template
                 .into_iter()
                 .flatten()
-                .map(|a| a.replace("{id}", id)),
+                .map(|a| expand(a, &[("{id}", id)])),
         );
     }
     let mut env: BTreeMap<String, String> = profile.env.clone();
-    let mut stdin_injection = None;
-    let context_file = match &profile.context_injection {
-        ContextInjection::ConventionFile { target } => Some(cwd.join(target)),
-        ContextInjection::None => None,
-        _ => Some(inputs.run_dir.join(CONTEXT_FILE_NAME)),
-    };
-    let context_path = context_file
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    match &profile.context_injection {
-        ContextInjection::Args { template } => {
-            args.extend(template.iter().map(|a| a.replace("{path}", &context_path)))
-        }
-        ContextInjection::Env { var } => {
-            env.insert(var.clone(), context_path.clone());
-        }
-        ContextInjection::Stdin => {
-            stdin_injection = Some(format!("Read {context_path} and follow it.\r"));
-        }
-        ContextInjection::ConventionFile { .. } | ContextInjection::None => {}
-    }
+    let context = context_delivery(profile, &cwd, inputs.run_dir);
+    args.extend(context.args);
+    env.extend(context.env);
     let program = if profile.command == "{loginShell}" {
         inputs.login_shell.to_owned()
     } else {
@@ -185,28 +110,76 @@ pub fn prepare_invocation(inputs: &InvocationInputs<'_>) -> (SpawnSpec, ContextP
         env_remove: STRIPPED_ENV.iter().map(|s| (*s).to_owned()).collect(),
         cwd,
         size: inputs.size,
-        stdin_injection,
+        stdin_injection: context.typed,
         sandbox: None,
     };
-    (spec, ContextPlan { file: context_file })
+    (spec, ContextPlan { file: context.file })
+}
+
+/// How the composed context reaches the CLI: the file to write, and the arguments, variable
+/// or typed line that point the CLI at it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextDelivery {
+    /// Where the composed context is written; `None` when the profile takes none.
+    pub file: Option<PathBuf>,
+    /// Arguments naming the file (`Args` injection).
+    pub args: Vec<String>,
+    /// The variable naming the file (`Env` injection).
+    pub env: Option<(String, String)>,
+    /// A line to type once the CLI is live (`Stdin` injection).
+    pub typed: Option<String>,
+}
+
+/// The profile's context injection, for a CLI started in `cwd`.
+pub fn context_delivery(profile: &AgentProfile, cwd: &Path, run_dir: &Path) -> ContextDelivery {
+    let file = match &profile.context_injection {
+        ContextInjection::ConventionFile { target } => Some(cwd.join(target)),
+        ContextInjection::None => None,
+        _ => Some(run_dir.join(CONTEXT_FILE_NAME)),
+    };
+    let path = file
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let mut delivery = ContextDelivery {
+        file,
+        ..ContextDelivery::default()
+    };
+    match &profile.context_injection {
+        ContextInjection::Args { template } => {
+            delivery.args = template
+                .iter()
+                .map(|a| expand(a, &[("{path}", &path)]))
+                .collect();
+        }
+        ContextInjection::Env { var } => delivery.env = Some((var.clone(), path)),
+        ContextInjection::Stdin => delivery.typed = Some(format!("Read {path} and follow it.\r")),
+        ContextInjection::ConventionFile { .. } | ContextInjection::None => {}
+    }
+    delivery
 }
 
 /// Replaces `{projectRoot}` and `{runDir}` in a profile's text.
-pub fn fill_paths(text: &str, inputs: &InvocationInputs<'_>) -> String {
-    text.replace("{projectRoot}", &inputs.project_root.display().to_string())
-        .replace("{runDir}", &inputs.run_dir.display().to_string())
+pub fn fill_paths(text: &str, project_root: &Path, run_dir: &Path) -> String {
+    let root = project_root.display().to_string();
+    let run = run_dir.display().to_string();
+    expand(text, &[("{projectRoot}", &root), ("{runDir}", &run)])
 }
 
 /// The seed files to write before the launch: absolute path and content, placeholders filled.
 /// Entries whose path would leave the run dir are dropped (and reported by the caller).
-pub fn seed_plan(inputs: &InvocationInputs<'_>) -> (Vec<(PathBuf, String)>, Vec<String>) {
+pub fn seed_plan(
+    profile: &AgentProfile,
+    project_root: &Path,
+    run_dir: &Path,
+) -> (Vec<(PathBuf, String)>, Vec<String>) {
     let mut plan = Vec::new();
     let mut refused = Vec::new();
-    for seed in &inputs.profile.seed_files {
+    for seed in &profile.seed_files {
         if seed.has_safe_path() {
             plan.push((
-                inputs.run_dir.join(&seed.path),
-                fill_paths(&seed.content, inputs),
+                run_dir.join(&seed.path),
+                fill_paths(&seed.content, project_root, run_dir),
             ));
         } else {
             refused.push(seed.path.clone());

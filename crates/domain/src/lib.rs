@@ -3,12 +3,15 @@
 
 pub mod agent;
 pub mod convention;
+pub mod conversation;
 pub mod event;
 pub mod ids;
 pub mod invocation;
 pub mod layout;
 pub mod manifest;
 pub mod memory;
+pub mod orchestrator;
+pub mod placeholders;
 pub mod ports;
 pub mod profile;
 pub mod project;
@@ -18,7 +21,9 @@ pub mod turn;
 
 pub use agent::{Agent, AgentName, AgentOrigin, InvalidAgentName, slugify};
 pub use event::DomainEvent;
-pub use ids::{AgentId, CellRef, ConversationId, LayoutId, NodeId, Party, ProjectId, SessionId};
+pub use ids::{
+    AgentId, CellRef, ConversationId, LayoutId, NodeId, Party, ProjectId, RequestId, SessionId,
+};
 pub use manifest::{AgentManifest, ManifestError};
 pub use profile::{AgentProfile, ContextInjection, CwdTemplate, ProfileId, SessionStrategy};
 pub use project::{Project, ProjectPath};

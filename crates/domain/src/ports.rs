@@ -1,16 +1,20 @@
 //! Port traits: the seams where the application meets I/O. Each has a real adapter in
 //! `idea-infrastructure` and an in-memory fake in the application's tests.
 
+use crate::conversation::ConversationProviders;
 use crate::event::DomainEvent;
-use crate::ids::AgentId;
+use crate::ids::{AgentId, ConversationId};
 use crate::invocation::SavedConversation;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
 use crate::profile::{AgentProfile, CliHome, ProfileId};
 use crate::project::Project;
+use crate::terminal::{ExitInfo, PtyError};
+use crate::turn::{TurnEvent, TurnInvocation, TurnOutcome};
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 use uuid::Uuid;
 
 /// Why a store could not read or write a state file. Every variant names the file.
@@ -116,6 +120,18 @@ pub trait ProjectStore: Send + Sync {
         path: &std::path::Path,
         content: &str,
     ) -> Result<SeedOutcome, StoreError>;
+    /// `.ideai/conversations/<id>/providers.json`; absent is empty.
+    ///
+    /// # Errors
+    /// Corrupt or newer files (an id that is not plain is corrupt), a link, I/O failure.
+    fn load_providers(&self, id: ConversationId) -> Result<ConversationProviders, StoreError>;
+    /// # Errors
+    /// A link in the way, I/O failure.
+    fn save_providers(
+        &self,
+        id: ConversationId,
+        providers: &ConversationProviders,
+    ) -> Result<(), StoreError>;
 }
 
 /// What [`ProjectStore::seed_file`] did.
@@ -185,4 +201,39 @@ pub trait EventPublisher: Send + Sync {
 /// Mints fresh uuids; deterministic in tests.
 pub trait IdGenerator: Send + Sync {
     fn new_uuid(&self) -> Uuid;
+}
+
+/// Receives a turn's events as the CLI reports them.
+pub type TurnEventSink = Box<dyn Fn(TurnEvent) + Send + Sync>;
+
+/// How a turn's process ended, and what its output came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnExit {
+    pub outcome: TurnOutcome,
+    /// `stopped` when IdeA killed it (timeout, cancel).
+    pub exit: ExitInfo,
+}
+
+/// Runs one JSON-mode turn as a child process with no terminal: stdin at `/dev/null`, in a
+/// process group of its own, its stdout read line by line by the reader of `invocation.cli`
+/// (the adapter parses, so the application sees only events and the outcome).
+pub trait TurnRunner: Send + Sync {
+    /// Starts the turn; `on_event` receives its events in order, on another thread.
+    ///
+    /// # Errors
+    /// [`PtyError::CommandNotFound`], [`PtyError::SpawnFailed`].
+    fn start(
+        &self,
+        invocation: &TurnInvocation,
+        on_event: TurnEventSink,
+    ) -> Result<Arc<dyn RunningTurn>, PtyError>;
+}
+
+/// A turn in progress.
+pub trait RunningTurn: Send + Sync {
+    /// Waits up to `timeout` for the process to end and its output to be read; `None` while
+    /// it still runs.
+    fn wait(&self, timeout: Duration) -> Option<TurnExit>;
+    /// Ends it: SIGTERM to its process group, then SIGKILL if it is still there.
+    fn kill(&self);
 }

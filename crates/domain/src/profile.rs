@@ -83,20 +83,30 @@ pub enum McpStyle {
 }
 
 /// A CLI's JSON mode, used to run one turn non-interactively (orchestration, structured cells).
-/// `{prompt}` and `{id}` are replaced in the templates.
+/// The command line of a turn is `command` followed by one of these templates, expanded by
+/// `turn::turn_invocation`: `{prompt}` (the message), `{id}` (the conversation),
+/// `{projectRoot}` and `{runDir}` are replaced. The message should come last, after `--` (or
+/// as an option's `=` value), so that no message is read as an option. Stdin is always
+/// `/dev/null`. The profile's `args`, `session` and `viaShell` are not used for a turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct StructuredMode {
-    /// Provider key under which engine session ids are stored (`claude`, `codex`).
+    /// Which CLI's event stream this is (`claude`, `codex`, `gemini`): how IdeA reads the
+    /// output, and the key under which the conversation's id is stored.
     pub provider: String,
-    /// Arguments of a first turn.
+    /// Arguments of a first turn. With `{id}` in them, the conversation starts under an id
+    /// IdeA mints; without, the CLI mints its own (read from its output).
     pub args: Vec<String>,
     /// Arguments of a turn that continues conversation `{id}`.
     pub resume_args: Vec<String>,
-    /// Stdin must be `/dev/null` (Codex waits for EOF on a piped stdin).
-    #[serde(default)]
-    pub stdin_null: bool,
+}
+
+impl StructuredMode {
+    /// Whether a first turn starts under an id IdeA mints (`{id}` in `args`).
+    pub fn assigns_ids(&self) -> bool {
+        crate::placeholders::mentions(&self.args, "{id}")
+    }
 }
 
 /// A CLI whose own user-level state IdeA knows how to read and update (in the user's home):

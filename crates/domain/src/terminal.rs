@@ -89,6 +89,9 @@ pub enum PtyError {
     SpawnFailed { command: String, reason: String },
     #[error("the terminal's process has exited")]
     Closed,
+    /// The program is not reading its input and the queue is full: this write is dropped.
+    #[error("the terminal is not reading its input ({pending} bytes are waiting)")]
+    InputFull { pending: usize },
     #[error("terminal I/O failed: {0}")]
     Io(String),
 }
@@ -163,7 +166,7 @@ pub struct SessionInfo {
     /// `None` for a plain shell cell.
     pub agent_id: Option<crate::ids::AgentId>,
     /// Where it is shown; `None` for a session no cell shows (its cell was closed while it
-    /// ran, or a JSON-mode turn that never had one).
+    /// ran). An ask's JSON-mode turn is not a session (see `orchestrator::RequestRecord`).
     pub cell: Option<crate::ids::CellRef>,
     pub pid: Option<u32>,
     pub status: SessionStatus,

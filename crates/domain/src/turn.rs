@@ -1,11 +1,13 @@
 //! One turn of an agent run through its CLI's JSON mode (no terminal): what a chat view shows
-//! while it runs (`TurnEvent`) and what it comes to (`TurnOutcome`). The adapters that read
-//! each CLI's event stream live in the infrastructure (`turns`); how the CLI is started for a
-//! turn is `command::turn_invocation`.
+//! while it runs (`TurnEvent`) and what it comes to (`TurnOutcome`). How the CLI is started
+//! for a turn is `turn_invocation` (from the profile's `structured` mode); the process is run
+//! and its event stream read behind the `ports::TurnRunner` port (`infrastructure::turns`).
 
 mod command;
 
-pub use command::{TurnCli, TurnInputs, TurnInvocation, turn_invocation};
+pub use command::{
+    TurnCli, TurnInputs, TurnInvocation, TurnSetupError, json_mode, turn_invocation,
+};
 
 use serde::{Deserialize, Serialize};
 

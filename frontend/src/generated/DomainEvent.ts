@@ -4,10 +4,14 @@ import type { CellRef } from "./CellRef";
 import type { ExitInfo } from "./ExitInfo";
 import type { LayoutId } from "./LayoutId";
 import type { NodeId } from "./NodeId";
+import type { RequestId } from "./RequestId";
+import type { RequestOutcome } from "./RequestOutcome";
+import type { RequestRecord } from "./RequestRecord";
+import type { RequestSource } from "./RequestSource";
 import type { SessionId } from "./SessionId";
 import type { SessionInfo } from "./SessionInfo";
 
 /**
  * Something that happened in a project.
  */
-export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, };
+export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, } | { "type": "requestChanged", request: RequestRecord, } | { "type": "orchestratorRequestProcessed", requestId: RequestId, source: RequestSource, requester: string, target: AgentId, outcome: RequestOutcome, durationMs: number, };

@@ -2,6 +2,8 @@
 import type { AckTerminalParams } from "./AckTerminalParams";
 import type { Agent } from "./Agent";
 import type { AgentParams } from "./AgentParams";
+import type { AskAgentParams } from "./AskAgentParams";
+import type { AskAnswer } from "./AskAnswer";
 import type { AssignAgentParams } from "./AssignAgentParams";
 import type { AttachAnswer } from "./AttachAnswer";
 import type { CellRef } from "./CellRef";
@@ -18,6 +20,8 @@ import type { PersonaTemplate } from "./PersonaTemplate";
 import type { ProfilesAnswer } from "./ProfilesAnswer";
 import type { Project } from "./Project";
 import type { RenameLayoutParams } from "./RenameLayoutParams";
+import type { RequestParams } from "./RequestParams";
+import type { RequestRecord } from "./RequestRecord";
 import type { ResizeSplitParams } from "./ResizeSplitParams";
 import type { SessionInfo } from "./SessionInfo";
 import type { SessionParams } from "./SessionParams";
@@ -48,13 +52,16 @@ export interface Methods {
   swapCells: { params: SwapCellsParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   resizeSplit: { params: ResizeSplitParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   assignAgent: { params: AssignAgentParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
-  launchAgent: { params: LaunchAgentParams; result: SessionInfo; errors: "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  launchAgent: { params: LaunchAgentParams; result: SessionInfo; errors: "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   openShell: { params: OpenShellParams; result: SessionInfo; errors: "CELL_BUSY" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   stopSession: { params: SessionParams; result: null; errors: "SESSION_NOT_FOUND" };
   restartSession: { params: SessionSizeParams; result: SessionInfo; errors: "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "INTERNAL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listSessions: { params: null; result: Array<SessionInfo>; errors: never };
-  writeTerminal: { params: WriteTerminalParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" };
+  writeTerminal: { params: WriteTerminalParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" | "INPUT_FULL" };
   resizeTerminal: { params: SessionSizeParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" };
+  askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  listRequests: { params: null; result: Array<RequestRecord>; errors: never };
+  cancelRequest: { params: RequestParams; result: null; errors: "REQUEST_NOT_FOUND" };
 }
 
 /** The terminal-stream methods, handled by each transport. */

@@ -16,6 +16,6 @@ export type SessionInfo = { sessionId: SessionId,
 agentId: AgentId | null, 
 /**
  * Where it is shown; `None` for a session no cell shows (its cell was closed while it
- * ran, or a JSON-mode turn that never had one).
+ * ran). An ask's JSON-mode turn is not a session (see `orchestrator::RequestRecord`).
  */
 cell: CellRef | null, pid: number | null, status: SessionStatus, exit: ExitInfo | null, conversationId: ConversationId | null, engineSessionId: string | null, };

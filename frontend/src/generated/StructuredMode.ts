@@ -2,22 +2,24 @@
 
 /**
  * A CLI's JSON mode, used to run one turn non-interactively (orchestration, structured cells).
- * `{prompt}` and `{id}` are replaced in the templates.
+ * The command line of a turn is `command` followed by one of these templates, expanded by
+ * `turn::turn_invocation`: `{prompt}` (the message), `{id}` (the conversation),
+ * `{projectRoot}` and `{runDir}` are replaced. The message should come last, after `--` (or
+ * as an option's `=` value), so that no message is read as an option. Stdin is always
+ * `/dev/null`. The profile's `args`, `session` and `viaShell` are not used for a turn.
  */
 export type StructuredMode = { 
 /**
- * Provider key under which engine session ids are stored (`claude`, `codex`).
+ * Which CLI's event stream this is (`claude`, `codex`, `gemini`): how IdeA reads the
+ * output, and the key under which the conversation's id is stored.
  */
 provider: string, 
 /**
- * Arguments of a first turn.
+ * Arguments of a first turn. With `{id}` in them, the conversation starts under an id
+ * IdeA mints; without, the CLI mints its own (read from its output).
  */
 args: Array<string>, 
 /**
  * Arguments of a turn that continues conversation `{id}`.
  */
-resumeArgs: Array<string>, 
-/**
- * Stdin must be `/dev/null` (Codex waits for EOF on a piped stdin).
- */
-stdinNull: boolean, };
+resumeArgs: Array<string>, };

@@ -1,1 +1,2 @@
+mod ask;
 mod launch;

@@ -9,9 +9,11 @@ use idea_domain::terminal::{SessionInfo, TerminalSize};
 use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId, SessionId};
 use idea_infrastructure::cli_homes::FsCliHomes;
 use idea_infrastructure::profiles::FsProfileCatalog;
+use idea_infrastructure::profiles::builtin::{CLAUDE_CODE, CODEX, builtin_profiles};
 use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::RandomIds;
+use idea_infrastructure::turns::ProcessTurnRunner;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -51,11 +53,25 @@ impl World {
     }
 
     pub fn agent(&self, name: &str) -> Agent {
+        self.agent_of(name, "fake")
+    }
+
+    /// An agent of profile `profile` (`fake-claude`, `fake-codex-429`…).
+    pub fn agent_of(&self, name: &str, profile: &str) -> Agent {
         let new = NewAgent {
             name: name.into(),
-            profile_id: ProfileId::new("fake"),
+            profile_id: ProfileId::new(profile),
         };
         agents::create_from_scratch(&self.deps, new).unwrap()
+    }
+
+    /// Every start of `fake-claude` / `fake-codex`: `{cli, args, cwd}`.
+    pub fn fake_cli_calls(&self) -> Vec<serde_json::Value> {
+        let log = self.dir.path().join("fake-cli/calls.jsonl");
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 
     /// The active layout split into two cells.
@@ -100,6 +116,7 @@ pub fn world() -> World {
         ids: Arc::new(RandomIds),
         terminals: Arc::new(PortablePtyHost::new()),
         cli_homes: Arc::new(FsCliHomes::for_home(&dir.path().join("home"), None, None)),
+        turns: Arc::new(ProcessTurnRunner::default()),
         login_shell: "/bin/sh".into(),
     });
     World { dir, deps, events }
@@ -128,8 +145,52 @@ fn write_profiles(dir: &Path) -> PathBuf {
         "command": "/nonexistent/agent-cli",
         "contextInjection": {"kind": "none"},
     }]});
+    let mut profiles = profiles;
+    if let Some(list) = profiles["profiles"].as_array_mut() {
+        list.extend(fake_cli_profiles(dir));
+    }
     std::fs::write(&file, serde_json::to_vec_pretty(&profiles).unwrap()).unwrap();
     file
+}
+
+/// The built-in Claude Code and Codex profiles with `fake-claude` / `fake-codex` as their
+/// program (so the built-in JSON modes are what runs), conversations kept in
+/// `<tmp>/fake-cli` (every start logged in its `calls.jsonl`): `fake-claude`, `fake-codex`,
+/// and `-429` (the API refuses) and `-slow` (answers after a minute) variants.
+fn fake_cli_profiles(dir: &Path) -> Vec<serde_json::Value> {
+    let state = dir.join("fake-cli");
+    let variants = [
+        ("", serde_json::json!({})),
+        ("-429", serde_json::json!({"FAKE_CLI_FAIL": "429"})),
+        ("-slow", serde_json::json!({"FAKE_CLI_DELAY_MS": "60000"})),
+    ];
+    let mut list = Vec::new();
+    for (builtin, fake, program) in [
+        (
+            CLAUDE_CODE,
+            "fake-claude",
+            env!("CARGO_BIN_EXE_fake-claude"),
+        ),
+        (CODEX, "fake-codex", env!("CARGO_BIN_EXE_fake-codex")),
+    ] {
+        let mut profile = builtin_profiles()
+            .into_iter()
+            .find(|p| p.id.as_str() == builtin)
+            .unwrap();
+        profile.command = program.into();
+        // The fakes' conversations are not where the real CLIs keep theirs.
+        profile.home = None;
+        for (suffix, knobs) in &variants {
+            let mut value = serde_json::to_value(&profile).unwrap();
+            value["id"] = format!("{fake}{suffix}").into();
+            value["env"]["FAKE_CLI_STATE"] = state.to_str().unwrap().into();
+            for (key, knob) in knobs.as_object().unwrap() {
+                value["env"][key] = knob.clone();
+            }
+            list.push(value);
+        }
+    }
+    list
 }
 
 /// Collects a session's output as it arrives.

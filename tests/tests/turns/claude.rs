@@ -16,10 +16,9 @@ fn a_turn_then_a_resume_continue_the_same_session() {
         kinds(&again.events),
         kinds(&real(TurnCli::Claude, captured!("claude-resume.jsonl")))
     );
-    // A new turn without an id gets one of its own.
-    let other = fake.turn("hello", SessionPlan::None);
-    let other_id = other.outcome.engine_session_id.clone().unwrap();
-    assert_ne!(other_id, id);
+    // Another conversation, under another id.
+    let other_id = uuid::Uuid::new_v4().to_string();
+    let other = fake.turn("hello", SessionPlan::Assign(other_id.clone()));
     assert_answer(&other, "echo: hello", &other_id);
 }
 
@@ -55,7 +54,10 @@ fn a_429_is_a_usage_limit_like_the_real_one() {
 #[test]
 fn a_tool_call_looks_like_the_real_one() {
     let fake = Fake::new(TurnCli::Claude).with("FAKE_CLI_TOOL", "idea_list_agents");
-    let run = fake.turn("list the agents", SessionPlan::None);
+    let run = fake.turn(
+        "list the agents",
+        SessionPlan::Assign(uuid::Uuid::new_v4().to_string()),
+    );
     assert_eq!(run.outcome.text, "echo: list the agents");
     assert_eq!(
         kinds(&run.events),
@@ -104,7 +106,10 @@ fn refusals_match_the_real_cli() {
 #[test]
 fn the_session_starts_before_a_delayed_answer() {
     let fake = Fake::new(TurnCli::Claude).with("FAKE_CLI_DELAY_MS", "800");
-    let run = fake.turn("slow", SessionPlan::None);
+    let run = fake.turn(
+        "slow",
+        SessionPlan::Assign(uuid::Uuid::new_v4().to_string()),
+    );
     assert_streamed_with_delay(&run, Duration::from_millis(800));
     assert_eq!(run.outcome.text, "echo: slow");
 }

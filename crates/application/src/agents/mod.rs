@@ -132,7 +132,8 @@ pub fn update_context(deps: &Deps, id: AgentId, content: &str) -> AppResult<()> 
 /// # Errors
 /// `AGENT_NOT_FOUND`, store errors.
 pub fn delete(deps: &Deps, id: AgentId) -> AppResult<Agent> {
-    if deps.sessions.live_of_agent(id).is_some() {
+    // Live in a cell, or answering a request.
+    if deps.sessions.live_of_agent(id).is_some() || deps.requests.is_answering(id) {
         return Err(AppError::AgentRunning(id.to_string()));
     }
     let _guard = deps.lock_state();

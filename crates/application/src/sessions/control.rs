@@ -4,7 +4,9 @@ use super::launch::{LaunchAgent, launch_agent, open_shell};
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use idea_domain::terminal::{Attachment, OutputSink, SessionInfo, SessionStatus, TerminalSize};
+use idea_domain::terminal::{
+    Attachment, OutputSink, PtyError, SessionInfo, SessionStatus, TerminalSize,
+};
 use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -82,10 +84,10 @@ pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<Sess
 /// # Errors
 /// `SESSION_NOT_FOUND`, `SESSION_EXITED`.
 pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
-    live(deps, id)?
-        .terminal
-        .write(bytes)
-        .map_err(|_| AppError::SessionExited(id.to_string()))
+    live(deps, id)?.terminal.write(bytes).map_err(|e| match e {
+        PtyError::InputFull { .. } => AppError::InputFull(e.to_string()),
+        _ => AppError::SessionExited(id.to_string()),
+    })
 }
 
 /// Resizes a session's terminal.
@@ -216,8 +218,10 @@ pub fn stop_orphaned(deps: &Deps) -> AppResult<()> {
     Ok(())
 }
 
-/// Kills every running session (project close, process exit). Snapshot first.
+/// Kills every running session and cancels every request in flight (project close, process
+/// exit). Snapshot first.
 pub fn stop_all(deps: &Deps) {
+    crate::orchestrator::cancel_all(deps);
     for entry in deps.sessions.running() {
         entry.terminal.kill();
     }

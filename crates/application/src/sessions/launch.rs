@@ -5,19 +5,15 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use idea_domain::convention::{ConventionInputs, compose_convention_file};
+use crate::prepare::{AgentStart, trust_handed_folders, write_context_files};
 use idea_domain::invocation::{
-    InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation, seed_plan,
+    InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
-use idea_domain::{Agent, AgentId, CellRef, ConversationId, DomainEvent, Party, SessionId};
+use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, Party, SessionId};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Memory recall budget in the convention file, in tokens.
-const MEMORY_TOKEN_BUDGET: usize = 2_000;
 
 /// Where and how to launch an agent.
 #[derive(Debug, Clone, Copy)]
@@ -30,8 +26,8 @@ pub struct LaunchAgent {
 /// LaunchAgent: starts `agent` in a cell, or returns its live session there.
 ///
 /// # Errors
-/// `AGENT_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (live in another cell), `CELL_BUSY` (another
-/// session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`,
+/// `AGENT_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (live in another cell), `AGENT_BUSY` (a turn of
+/// it runs), `CELL_BUSY` (another session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`,
 /// `SPAWN_FAILED`, store errors.
 pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let launched = launch(deps, request);
@@ -76,11 +72,17 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
             None => Err(AppError::AgentRunning(agent.name.to_string())),
         };
     }
+    // …nor while it answers a request in its JSON mode (one CLI of an agent at a time).
+    if deps.requests.is_answering(agent_id) {
+        return Err(AppError::AgentBusy(format!(
+            "{} is answering a request; launch it once the answer is in (or cancel the request)",
+            agent.name
+        )));
+    }
     // The cell's last session tells whether a resume was just refused (see `plan`).
     let previous = deps.sessions.of_cell(cell);
     ensure_cell_free(deps, cell)?;
-    // 3. persona and profile
-    let persona = deps.store.read_persona(&agent.md_path)?.unwrap_or_default();
+    // 3. profile (the persona is read with the convention file, step 8)
     let profile = deps
         .profiles
         .get(&agent.profile_id)
@@ -105,7 +107,14 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     tracing::info!(agent = %agent_id, name = %agent.name, profile = %profile.id, %cell,
         plan = plan_kind, engine_session, "launching agent");
     // 6. the folders it is handed, trusted in the CLI's own record
-    trust_handed_folders(deps, &profile, &cwd, &root);
+    let start = AgentStart {
+        agent: &agent,
+        profile: &profile,
+        project_root: &root,
+        run_dir: &run_dir,
+        cwd: &cwd,
+    };
+    trust_handed_folders(deps, &start);
     // 7. the invocation
     let invocation = InvocationInputs {
         profile: &profile,
@@ -117,14 +126,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     };
     let (spec, context) = prepare_invocation(&invocation);
     // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
-    write_context_files(
-        deps,
-        &agent,
-        &invocation,
-        &spec,
-        context.file.as_deref(),
-        &persona,
-    )?;
+    write_context_files(deps, &start, context.file.as_deref())?;
     // The cell now shows this agent and remembers its conversation.
     let (conversation_id, engine_session_id) = match &plan {
         SessionPlan::Resume(id) | SessionPlan::Assign(id) => (
@@ -157,20 +159,6 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     Ok(info)
 }
 
-/// Every folder IdeA hands the CLI (its cwd, and the project root it passes as a workspace
-/// directory) is recorded as trusted in the CLI's own config, so no trust dialog stops the
-/// agent. Not fatal: without it the CLI shows its own dialog in the cell.
-fn trust_handed_folders(deps: &Deps, profile: &AgentProfile, cwd: &Path, root: &Path) {
-    let Some(home) = profile.home else { return };
-    let mut folders = vec![cwd];
-    if root != cwd {
-        folders.push(root);
-    }
-    for folder in folders {
-        let _ = deps.cli_homes.trust_folder(home, folder);
-    }
-}
-
 /// What to tell the user if this launch fails on its own: what the CLI still needs, or that
 /// the conversation could not be reopened (the next launch then starts a new one).
 fn failure_hint(
@@ -191,45 +179,6 @@ fn failure_hint(
         )),
         _ => None,
     })
-}
-
-/// Seeds the run dir's per-CLI files and writes the composed convention file.
-fn write_context_files(
-    deps: &Deps,
-    agent: &Agent,
-    invocation: &InvocationInputs<'_>,
-    spec: &SpawnSpec,
-    context_file: Option<&Path>,
-    persona: &str,
-) -> AppResult<()> {
-    let (seeds, refused) = seed_plan(invocation);
-    if let Some(path) = refused.first() {
-        let profile = &invocation.profile.id;
-        return Err(AppError::InvalidProfile(format!(
-            "{profile}: seed file \"{path}\" must stay inside the run dir"
-        )));
-    }
-    for (path, content) in &seeds {
-        deps.store.seed_file(agent.agent_id, path, content)?;
-    }
-    let Some(file) = context_file else {
-        return Ok(());
-    };
-    let project_context = deps.store.read_project_context()?;
-    let root = invocation.project_root;
-    let text = compose_convention_file(&ConventionInputs {
-        agent_name: agent.name.as_str(),
-        project_root: root,
-        run_dir: (spec.cwd != root).then_some(invocation.run_dir),
-        orchestration: None,
-        project_context: project_context.as_deref(),
-        persona,
-        skills: &[],
-        memory: &[],
-        memory_token_budget: MEMORY_TOKEN_BUDGET,
-        handoff: None,
-    });
-    Ok(deps.store.write_generated(file, &text)?)
 }
 
 /// The cell now shows the agent and remembers its conversation (saved at once).

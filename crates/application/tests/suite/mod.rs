@@ -1,4 +1,5 @@
 mod agents;
+mod ask;
 mod filesystem;
 mod layouts;
 mod resume;

@@ -1,8 +1,10 @@
 //! Hand-written fakes of the ports.
 
 pub mod terminal;
+pub mod turns;
 
 use idea_application::{Deps, Ports};
+use idea_domain::conversation::ConversationProviders;
 use idea_domain::layout::Layouts;
 use idea_domain::manifest::AgentManifest;
 use idea_domain::ports::{
@@ -15,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use terminal::FakeTerminals;
+use turns::FakeTurns;
 use uuid::Uuid;
 
 /// A project kept in memory; `fail_writes` simulates a full disk.
@@ -26,6 +29,7 @@ pub struct MemoryStore {
     pub personas: Mutex<HashMap<String, String>>,
     pub fail_writes: std::sync::atomic::AtomicBool,
     pub generated: Mutex<HashMap<PathBuf, String>>,
+    pub providers: Mutex<HashMap<idea_domain::ConversationId, ConversationProviders>>,
 }
 
 impl MemoryStore {
@@ -115,54 +119,84 @@ impl ProjectStore for MemoryStore {
             .insert(path.to_path_buf(), content.to_owned());
         Ok(())
     }
+    fn load_providers(
+        &self,
+        id: idea_domain::ConversationId,
+    ) -> Result<ConversationProviders, StoreError> {
+        Ok(self
+            .providers
+            .lock()
+            .unwrap()
+            .get(&id)
+            .cloned()
+            .unwrap_or_default())
+    }
+    fn save_providers(
+        &self,
+        id: idea_domain::ConversationId,
+        providers: &ConversationProviders,
+    ) -> Result<(), StoreError> {
+        self.check_write()?;
+        self.providers.lock().unwrap().insert(id, providers.clone());
+        Ok(())
+    }
 }
 
 /// Plain profiles: `shell`; `fake` (takes and resumes ids; IdeA cannot see its saved
 /// conversations); `tracked` (the same, whose saved conversations [`FakeCliHomes`] reports);
-/// `minting` (mints its own ids, resumable, found by folder like Codex).
+/// `minting` (mints its own ids, resumable, found by folder like Codex); `askable` (like
+/// `fake`, with a JSON mode shaped like Claude's) and `askable-minting` (a JSON mode that
+/// mints its ids, like Codex's).
 pub struct StaticCatalog;
 
 impl ProfileCatalog for StaticCatalog {
     fn profiles(&self) -> Vec<AgentProfile> {
-        ["shell", "fake", "tracked", "minting"]
-            .into_iter()
-            .map(|id| AgentProfile {
-                id: ProfileId::new(id),
-                name: id.to_owned(),
-                command: "sh".into(),
-                args: vec![],
-                cwd_template: CwdTemplate::AgentRunDir,
-                env: Default::default(),
-                context_injection: if id == "shell" {
-                    ContextInjection::None
-                } else {
-                    ContextInjection::ConventionFile {
-                        target: "AGENTS.md".into(),
-                    }
-                },
-                session: match id {
-                    "fake" | "tracked" => Some(idea_domain::SessionStrategy {
-                        assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
-                        resume_args: vec!["--resume".into(), "{id}".into()],
-                    }),
-                    "minting" => Some(idea_domain::SessionStrategy {
-                        assign_args: None,
-                        resume_args: vec!["resume".into(), "{id}".into()],
-                    }),
-                    _ => None,
-                },
-                mcp: None,
-                structured: None,
-                via_shell: false,
-                home: match id {
-                    "tracked" => Some(CliHome::ClaudeCode),
-                    "minting" => Some(CliHome::Codex),
-                    _ => None,
-                },
-                seed_files: vec![],
-                version_args: vec!["--version".into()],
-            })
-            .collect()
+        [
+            "shell",
+            "fake",
+            "tracked",
+            "minting",
+            "askable",
+            "askable-minting",
+        ]
+        .into_iter()
+        .map(|id| AgentProfile {
+            id: ProfileId::new(id),
+            name: id.to_owned(),
+            command: "sh".into(),
+            args: vec![],
+            cwd_template: CwdTemplate::AgentRunDir,
+            env: Default::default(),
+            context_injection: if id == "shell" {
+                ContextInjection::None
+            } else {
+                ContextInjection::ConventionFile {
+                    target: "AGENTS.md".into(),
+                }
+            },
+            session: match id {
+                "fake" | "tracked" | "askable" => Some(idea_domain::SessionStrategy {
+                    assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
+                    resume_args: vec!["--resume".into(), "{id}".into()],
+                }),
+                "minting" => Some(idea_domain::SessionStrategy {
+                    assign_args: None,
+                    resume_args: vec!["resume".into(), "{id}".into()],
+                }),
+                _ => None,
+            },
+            mcp: None,
+            structured: turns::structured(id),
+            via_shell: false,
+            home: match id {
+                "tracked" => Some(CliHome::ClaudeCode),
+                "minting" => Some(CliHome::Codex),
+                _ => None,
+            },
+            seed_files: vec![],
+            version_args: vec!["--version".into()],
+        })
+        .collect()
     }
     fn problems(&self) -> Vec<ProfileProblem> {
         vec![]
@@ -269,6 +303,7 @@ pub struct World {
     pub terminals: Arc<FakeTerminals>,
     pub store: Arc<MemoryStore>,
     pub events: Arc<RecordedEvents>,
+    pub turns: Arc<FakeTurns>,
 }
 
 fn deps_over(
@@ -276,6 +311,7 @@ fn deps_over(
     events: Arc<RecordedEvents>,
     terminals: Arc<FakeTerminals>,
     cli: Arc<FakeCliHomes>,
+    turns: Arc<FakeTurns>,
 ) -> Deps {
     Deps::new(Ports {
         store,
@@ -284,6 +320,7 @@ fn deps_over(
         ids: Arc::new(SequentialIds::default()),
         terminals,
         cli_homes: cli,
+        turns,
         login_shell: "/bin/sh".into(),
     })
 }
@@ -293,11 +330,13 @@ pub fn world() -> World {
     let events = Arc::new(RecordedEvents::default());
     let terminals = Arc::new(FakeTerminals::default());
     let cli = Arc::new(FakeCliHomes::default());
+    let turns = Arc::new(FakeTurns::default());
     let deps = deps_over(
         store.clone(),
         events.clone(),
         terminals.clone(),
         cli.clone(),
+        turns.clone(),
     );
     World {
         deps,
@@ -305,6 +344,7 @@ pub fn world() -> World {
         terminals,
         store,
         events,
+        turns,
     }
 }
 
@@ -320,6 +360,7 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
         events.clone(),
         Arc::new(FakeTerminals::default()),
         Arc::new(FakeCliHomes::default()),
+        Arc::new(FakeTurns::default()),
     );
     (dir, deps, events)
 }

@@ -251,15 +251,7 @@ fn paths_are_filled_in_args_and_seeds_and_unsafe_seeds_refused() {
     ];
     let (spec, _) = prepare(&p, &SessionPlan::None);
     assert_eq!(spec.args[..2], ["--add-dir", "/p"]);
-    let inputs = InvocationInputs {
-        profile: &p,
-        project_root: Path::new("/p"),
-        run_dir: Path::new("/p/.ideai/run/a"),
-        plan: &SessionPlan::None,
-        login_shell: "/bin/sh",
-        size: TerminalSize::default(),
-    };
-    let (plan, refused) = seed_plan(&inputs);
+    let (plan, refused) = seed_plan(&p, Path::new("/p"), Path::new("/p/.ideai/run/a"));
     assert_eq!(
         plan,
         vec![(

@@ -1,240 +1,182 @@
-//! `turn_invocation`: the command line of one JSON-mode turn of a CLI (facts in
+//! `turn_invocation`: the command line of one JSON-mode turn, expanded from the profile's
+//! `structured` mode (the one source, so a user profile can be asked too; facts in
 //! `docs/profiles/claude-code.md`, `codex.md`, `gemini.md`, "Structured mode").
 //!
-//! The message is always passed so that no CLI can read it as one of its options, even when
-//! it starts with `-`: after `--` for Claude Code (2.1.332) and Codex (0.171.0), as
+//! The built-ins pass the message so that no CLI can read it as one of its options, even when
+//! it starts with `-`: last, after `--`, for Claude Code (2.1.332) and Codex (0.171.0), as
 //! `--prompt=<message>` for Gemini CLI (0.61.0); each was checked against that version.
+//! After `--` is also the only safe place for Claude: its options that take several values
+//! (`--add-dir`, `--mcp-config`, `--allowedTools`) swallow a message that follows them.
 
-use crate::invocation::SessionPlan;
+use crate::invocation::{STRIPPED_ENV, SessionPlan, agent_cwd, context_delivery};
+use crate::placeholders::{expand, mentions};
+use crate::profile::{AgentProfile, StructuredMode};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-/// A CLI IdeA can run one turn of.
+/// A CLI whose JSON-mode event stream IdeA can read (`StructuredMode::provider`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TurnCli {
-    /// Claude Code: `claude -p --output-format stream-json --verbose`.
+    /// Claude Code's `-p --output-format stream-json --verbose`.
     Claude,
-    /// Codex CLI: `codex exec --json`.
+    /// Codex CLI's `exec --json`.
     Codex,
-    /// Gemini CLI: `gemini -o stream-json --prompt=…`.
+    /// Gemini CLI's `-o stream-json`.
     Gemini,
 }
 
 impl TurnCli {
-    /// The program to run (resolved on `PATH`).
-    pub fn program(self) -> &'static str {
-        match self {
-            Self::Claude => "claude",
-            Self::Codex => "codex",
-            Self::Gemini => "gemini",
+    /// The reader of `provider`'s output, if IdeA has one.
+    pub fn from_provider(provider: &str) -> Option<Self> {
+        match provider {
+            "claude" => Some(Self::Claude),
+            "codex" => Some(Self::Codex),
+            "gemini" => Some(Self::Gemini),
+            _ => None,
         }
     }
+}
 
-    /// Whether the CLI starts a conversation under an id of ours. Codex mints its own thread
-    /// id (read it from the outcome), so an `Assign` plan starts a plain new thread there.
-    pub fn takes_session_id(self) -> bool {
-        !matches!(self, Self::Codex)
+/// Why an agent's profile cannot run a turn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TurnSetupError {
+    #[error("{profile} has no JSON mode (no `structured` in its profile): it cannot be asked")]
+    NoJsonMode { profile: String },
+    #[error(
+        "{profile}: IdeA cannot read the output of provider \"{provider}\" (known: claude, codex, gemini)"
+    )]
+    UnknownProvider { profile: String, provider: String },
+    #[error("{profile}: structured.{field} must contain {placeholder}")]
+    Template {
+        profile: String,
+        field: &'static str,
+        placeholder: &'static str,
+    },
+}
+
+impl TurnSetupError {
+    /// The agent simply has no JSON mode IdeA can use (rather than a broken profile).
+    pub fn is_not_askable(&self) -> bool {
+        !matches!(self, Self::Template { .. })
     }
+}
+
+/// The profile's JSON mode and the reader of its output, once its templates are checked.
+///
+/// # Errors
+/// No JSON mode, an unknown provider, or a template without `{prompt}` (or, to resume,
+/// without `{id}`).
+pub fn json_mode(profile: &AgentProfile) -> Result<(&StructuredMode, TurnCli), TurnSetupError> {
+    let name = || profile.name.clone();
+    let mode = profile
+        .structured
+        .as_ref()
+        .ok_or_else(|| TurnSetupError::NoJsonMode { profile: name() })?;
+    let cli =
+        TurnCli::from_provider(&mode.provider).ok_or_else(|| TurnSetupError::UnknownProvider {
+            profile: name(),
+            provider: mode.provider.clone(),
+        })?;
+    let needs = [
+        ("args", &mode.args, "{prompt}"),
+        ("resumeArgs", &mode.resume_args, "{prompt}"),
+        ("resumeArgs", &mode.resume_args, "{id}"),
+    ];
+    for (field, template, placeholder) in needs {
+        if !mentions(template, placeholder) {
+            return Err(TurnSetupError::Template {
+                profile: name(),
+                field,
+                placeholder,
+            });
+        }
+    }
+    Ok((mode, cli))
 }
 
 /// What a turn is made of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct TurnInputs<'a> {
+    pub profile: &'a AgentProfile,
+    pub project_root: &'a Path,
+    pub run_dir: &'a Path,
     /// The message sent to the agent.
     pub message: &'a str,
-    /// `Assign(id)` starts the conversation `id` (where the CLI takes ids), `Resume(id)`
-    /// continues it, `None` starts a new one under the CLI's own id.
+    /// `Resume(id)` continues conversation `id`; `Assign(id)` starts it (where the CLI takes
+    /// ids of ours); `None` starts one under the CLI's own id.
     pub session: &'a SessionPlan,
-    /// More options (MCP config, extra folders…), placed after the JSON-mode flags and
-    /// before the session and the message.
-    pub extra_args: &'a [String],
 }
 
-/// The command line of one turn.
+/// One turn's process: run with stdin at `/dev/null` (on any other stdin Codex waits for end
+/// of input, Claude waits 3 s for it, and Claude and Gemini add what arrives to the message),
+/// never through a shell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnInvocation {
     pub program: String,
     pub args: Vec<String>,
-    /// Run it with stdin at `/dev/null`: on any other stdin Codex waits for end of input,
-    /// Claude waits 3 s for it, and both Claude and Gemini add what arrives to the message.
-    pub stdin_null: bool,
+    /// Variables set on top of the inherited environment.
+    pub env: BTreeMap<String, String>,
+    /// Inherited variables removed.
+    pub env_remove: Vec<String>,
+    pub cwd: PathBuf,
+    /// How to read its output.
+    pub cli: TurnCli,
+    /// Where the agent's composed context goes (written before the turn), as for a launch. A
+    /// profile that types its context in (`stdin`) gets the file but no pointer to it.
+    pub context_file: Option<PathBuf>,
 }
 
-/// The command line of one JSON-mode turn of `cli`.
-pub fn turn_invocation(cli: TurnCli, inputs: TurnInputs<'_>) -> TurnInvocation {
-    let mut args: Vec<String> = match cli {
-        TurnCli::Claude => ["-p", "--output-format", "stream-json", "--verbose"].as_slice(),
-        // `--skip-git-repo-check`: the run dir need not be inside a git repository.
-        TurnCli::Codex => ["exec", "--json", "--skip-git-repo-check"].as_slice(),
-        // `--skip-trust`: headless mode is refused in an untrusted folder (exit 55).
-        TurnCli::Gemini => ["-o", "stream-json", "--skip-trust"].as_slice(),
-    }
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect();
-    args.extend(inputs.extra_args.iter().cloned());
-    let session: &[&str] = match (cli, inputs.session) {
-        (TurnCli::Codex, SessionPlan::Resume(id)) => &["resume", id],
-        (TurnCli::Codex, _) | (_, SessionPlan::None) => &[],
-        (_, SessionPlan::Assign(id)) => &["--session-id", id],
-        (_, SessionPlan::Resume(id)) => &["--resume", id],
-    };
-    args.extend(session.iter().map(|s| (*s).to_owned()));
-    match cli {
-        TurnCli::Claude | TurnCli::Codex => {
-            args.push("--".to_owned());
-            args.push(inputs.message.to_owned());
+/// The command line of one JSON-mode turn of the agent's CLI.
+///
+/// # Errors
+/// See [`json_mode`]; also an `Assign`-less first turn whose template wants an `{id}`.
+pub fn turn_invocation(inputs: &TurnInputs<'_>) -> Result<TurnInvocation, TurnSetupError> {
+    let profile = inputs.profile;
+    let (mode, cli) = json_mode(profile)?;
+    let (template, id) = match inputs.session {
+        SessionPlan::Resume(id) => (&mode.resume_args, id.as_str()),
+        SessionPlan::Assign(id) => (&mode.args, id.as_str()),
+        SessionPlan::None if mode.assigns_ids() => {
+            return Err(TurnSetupError::Template {
+                profile: profile.name.clone(),
+                field: "args",
+                placeholder: "no {id} (the turn has no conversation id to give)",
+            });
         }
-        TurnCli::Gemini => args.push(format!("--prompt={}", inputs.message)),
-    }
-    TurnInvocation {
-        program: cli.program().to_owned(),
+        SessionPlan::None => (&mode.args, ""),
+    };
+    let cwd = agent_cwd(profile, inputs.project_root, inputs.run_dir);
+    let (root, run) = (
+        inputs.project_root.display().to_string(),
+        inputs.run_dir.display().to_string(),
+    );
+    let values = [
+        ("{prompt}", inputs.message),
+        ("{id}", id),
+        ("{projectRoot}", root.as_str()),
+        ("{runDir}", run.as_str()),
+    ];
+    let mut args: Vec<String> = template.iter().map(|a| expand(a, &values)).collect();
+    let context = context_delivery(profile, &cwd, inputs.run_dir);
+    // Arguments naming the context file go before the message (and its `--`).
+    let message_at = template
+        .iter()
+        .position(|a| a == "--" || a.contains("{prompt}"))
+        .unwrap_or(args.len());
+    args.splice(message_at..message_at, context.args);
+    let mut env = profile.env.clone();
+    env.extend(context.env);
+    Ok(TurnInvocation {
+        program: profile.command.clone(),
         args,
-        stdin_null: true,
-    }
+        env,
+        env_remove: STRIPPED_ENV.iter().map(|s| (*s).to_owned()).collect(),
+        cwd,
+        cli,
+        context_file: context.file,
+    })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(cli: TurnCli, message: &str, session: SessionPlan, extra: &[&str]) -> Vec<String> {
-        let extra: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();
-        let invocation = turn_invocation(
-            cli,
-            TurnInputs {
-                message,
-                session: &session,
-                extra_args: &extra,
-            },
-        );
-        assert_eq!(invocation.program, cli.program());
-        assert!(invocation.stdin_null);
-        invocation.args
-    }
-
-    #[test]
-    fn claude_assigns_then_resumes_its_session() {
-        assert_eq!(
-            args(
-                TurnCli::Claude,
-                "say hi",
-                SessionPlan::Assign("u1".into()),
-                &[]
-            ),
-            [
-                "-p",
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--session-id",
-                "u1",
-                "--",
-                "say hi"
-            ]
-        );
-        assert_eq!(
-            args(
-                TurnCli::Claude,
-                "again",
-                SessionPlan::Resume("u1".into()),
-                &["--mcp-config", "mcp.json"]
-            ),
-            [
-                "-p",
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--mcp-config",
-                "mcp.json",
-                "--resume",
-                "u1",
-                "--",
-                "again"
-            ]
-        );
-        assert_eq!(
-            args(TurnCli::Claude, "-x", SessionPlan::None, &[]),
-            [
-                "-p",
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--",
-                "-x"
-            ]
-        );
-    }
-
-    #[test]
-    fn codex_puts_its_flags_before_resume_and_mints_its_own_ids() {
-        assert_eq!(
-            args(TurnCli::Codex, "say hi", SessionPlan::None, &[]),
-            ["exec", "--json", "--skip-git-repo-check", "--", "say hi"]
-        );
-        assert!(!TurnCli::Codex.takes_session_id());
-        assert_eq!(
-            args(
-                TurnCli::Codex,
-                "say hi",
-                SessionPlan::Assign("u1".into()),
-                &[]
-            ),
-            ["exec", "--json", "--skip-git-repo-check", "--", "say hi"]
-        );
-        assert_eq!(
-            args(
-                TurnCli::Codex,
-                "--again",
-                SessionPlan::Resume("t1".into()),
-                &["-c", "k=1"]
-            ),
-            [
-                "exec",
-                "--json",
-                "--skip-git-repo-check",
-                "-c",
-                "k=1",
-                "resume",
-                "t1",
-                "--",
-                "--again"
-            ]
-        );
-    }
-
-    #[test]
-    fn gemini_passes_the_message_as_the_prompt_option_value() {
-        assert_eq!(
-            args(
-                TurnCli::Gemini,
-                "say hi",
-                SessionPlan::Assign("u1".into()),
-                &[]
-            ),
-            [
-                "-o",
-                "stream-json",
-                "--skip-trust",
-                "--session-id",
-                "u1",
-                "--prompt=say hi"
-            ]
-        );
-        assert_eq!(
-            args(
-                TurnCli::Gemini,
-                "-x = y",
-                SessionPlan::Resume("u1".into()),
-                &[]
-            ),
-            [
-                "-o",
-                "stream-json",
-                "--skip-trust",
-                "--resume",
-                "u1",
-                "--prompt=-x = y"
-            ]
-        );
-        assert!(TurnCli::Gemini.takes_session_id() && TurnCli::Claude.takes_session_id());
-    }
-}
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests;

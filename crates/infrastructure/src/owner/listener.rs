@@ -118,6 +118,21 @@ pub async fn connect(path: &Path) -> io::Result<OwnerStream> {
     Ok(stream)
 }
 
+/// Turns a connection into a tokio `UnixStream`, whose write side can be shut down on its own
+/// (`shutdown(SHUT_WR)`; the stream's own `poll_shutdown` is a no-op): a client that has sent
+/// everything says so, and still reads the answers on their way. Must run inside a tokio
+/// runtime.
+///
+/// # Errors
+/// When the descriptor cannot be taken out of the stream or registered with tokio.
+pub fn into_unix_stream(stream: OwnerStream) -> io::Result<tokio::net::UnixStream> {
+    let Stream::UdSocket(stream) = stream;
+    let fd = std::os::fd::OwnedFd::try_from(stream)?;
+    let stream = std::os::unix::net::UnixStream::from(fd);
+    stream.set_nonblocking(true)?;
+    tokio::net::UnixStream::from_std(stream)
+}
+
 fn listen(path: &Path, with_mode: bool) -> io::Result<Listener> {
     let options = ListenerOptions::new()
         .name(path.to_fs_name::<GenericFilePath>()?)

@@ -32,7 +32,9 @@ pub use handshake::{
 };
 pub use info::{OwnerInfo, read_owner};
 pub use line::{MESSAGE_MAX, read_line_bounded};
-pub use listener::{OwnerListener, OwnerStream, PeerCredentials, check_peer, connect};
+pub use listener::{
+    OwnerListener, OwnerStream, PeerCredentials, check_peer, connect, into_unix_stream,
+};
 pub use lock::ProjectLock;
 pub use socket_dir::{ensure_private_dir, socket_dir, socket_path};
 

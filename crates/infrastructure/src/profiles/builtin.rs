@@ -99,27 +99,37 @@ fn claude_code() -> AgentProfile {
         mcp: Some(McpStyle::ConfigFileFlag {
             flag: "--mcp-config".to_owned(),
         }),
+        // docs/profiles/claude-code.md, "Structured mode": `-p` takes no value; the message is
+        // the positional argument, after `--` (a message starting with `-`, and options such
+        // as `--add-dir` or `--mcp-config` that take every value up to the next option, would
+        // otherwise swallow or misread it). `stream-json` needs `--verbose`. Stdin is
+        // `/dev/null`: on a pipe `-p` waits 3 s for input and adds it to the message.
         structured: Some(StructuredMode {
             provider: "claude".to_owned(),
             args: strings(&[
                 "-p",
-                "{prompt}",
                 "--output-format",
                 "stream-json",
                 "--verbose",
+                "--add-dir",
+                "{projectRoot}",
+                "--session-id",
+                "{id}",
+                "--",
+                "{prompt}",
             ]),
             resume_args: strings(&[
-                "--resume",
-                "{id}",
                 "-p",
-                "{prompt}",
                 "--output-format",
                 "stream-json",
                 "--verbose",
+                "--add-dir",
+                "{projectRoot}",
+                "--resume",
+                "{id}",
+                "--",
+                "{prompt}",
             ]),
-            // `-p` on a non-TTY stdin waits 3 s for piped input ("no stdin data received in 3s")
-            // and appends whatever arrives to the prompt.
-            stdin_null: true,
         }),
         ..agent(
             CLAUDE_CODE,
@@ -151,20 +161,31 @@ fn codex() -> AgentProfile {
         // docs/profiles/codex.md: `-c mcp_servers.idea.*=…` overrides; MCP servers do not
         // inherit Codex's env.
         mcp: Some(McpStyle::ConfigOverrides),
+        // docs/profiles/codex.md, "Structured mode": Codex mints the thread id (no `{id}` in
+        // a first turn); the global `exec` flags go before `resume`; the message after `--`.
+        // `codex exec` waits for EOF on a piped stdin: stdin is `/dev/null`.
         structured: Some(StructuredMode {
             provider: "codex".to_owned(),
-            args: strings(&["exec", "--json", "--skip-git-repo-check", "{prompt}"]),
-            // docs/profiles/codex.md: the global `exec` flags go before `resume`.
+            args: strings(&[
+                "exec",
+                "--json",
+                "--skip-git-repo-check",
+                "--add-dir",
+                "{projectRoot}",
+                "--",
+                "{prompt}",
+            ]),
             resume_args: strings(&[
                 "exec",
                 "--json",
                 "--skip-git-repo-check",
+                "--add-dir",
+                "{projectRoot}",
                 "resume",
                 "{id}",
+                "--",
                 "{prompt}",
             ]),
-            // docs/profiles/codex.md: `codex exec` waits for EOF on a piped stdin.
-            stdin_null: true,
         }),
         ..agent(CODEX, "Codex CLI", "codex", convention_file("AGENTS.md"))
     }
@@ -195,21 +216,31 @@ fn gemini() -> AgentProfile {
         mcp: Some(McpStyle::SettingsFile {
             path: ".gemini/settings.json".to_owned(),
         }),
+        // docs/profiles/gemini.md, "Structured mode": the message as `--prompt=<message>`, so
+        // that one starting with `-` stays the option's value; `--skip-trust` because headless
+        // mode is refused in an untrusted folder (exit 55).
         structured: Some(StructuredMode {
             provider: "gemini".to_owned(),
-            args: strings(&["-p", "{prompt}", "-o", "stream-json", "--skip-trust"]),
-            resume_args: strings(&[
-                "--resume",
-                "{id}",
-                "-p",
-                "{prompt}",
+            args: strings(&[
                 "-o",
                 "stream-json",
                 "--skip-trust",
+                "--include-directories",
+                "{projectRoot}",
+                "--session-id",
+                "{id}",
+                "--prompt={prompt}",
             ]),
-            // Not required (it does not wait on an open pipe), but `-p` appends piped stdin to
-            // the prompt.
-            stdin_null: true,
+            resume_args: strings(&[
+                "-o",
+                "stream-json",
+                "--skip-trust",
+                "--include-directories",
+                "{projectRoot}",
+                "--resume",
+                "{id}",
+                "--prompt={prompt}",
+            ]),
         }),
         ..agent(GEMINI, "Gemini CLI", "gemini", convention_file("GEMINI.md"))
     }
@@ -317,7 +348,7 @@ mod tests {
         assert_eq!(json["contextInjection"]["target"], "CLAUDE.md");
         assert_eq!(json["session"]["assignArgs"][0], "--session-id");
         assert_eq!(json["mcp"]["kind"], "configFileFlag");
-        assert_eq!(json["structured"]["stdinNull"], true);
+        assert_eq!(json["structured"]["provider"], "claude");
     }
 
     #[test]
@@ -380,58 +411,36 @@ mod tests {
     }
 
     #[test]
-    fn structured_modes() {
+    fn structured_modes_put_the_message_last_and_claude_assigns_its_ids() {
         let claude = profile(CLAUDE_CODE).structured.unwrap();
+        assert_eq!(claude.provider, "claude");
+        assert!(claude.assigns_ids());
         assert_eq!(
-            claude.args,
-            [
-                "-p",
-                "{prompt}",
-                "--output-format",
-                "stream-json",
-                "--verbose"
-            ]
+            claude.args[..4],
+            ["-p", "--output-format", "stream-json", "--verbose"]
         );
+        assert_eq!(claude.args[6..], ["--session-id", "{id}", "--", "{prompt}"]);
         assert_eq!(
-            claude.resume_args,
-            [
-                "--resume",
-                "{id}",
-                "-p",
-                "{prompt}",
-                "--output-format",
-                "stream-json",
-                "--verbose"
-            ]
+            claude.resume_args[6..],
+            ["--resume", "{id}", "--", "{prompt}"]
         );
         let codex = profile(CODEX).structured.unwrap();
-        assert_eq!(
-            codex.args,
-            ["exec", "--json", "--skip-git-repo-check", "{prompt}"]
-        );
-        assert_eq!(
-            codex.resume_args,
-            [
-                "exec",
-                "--json",
-                "--skip-git-repo-check",
-                "resume",
-                "{id}",
-                "{prompt}"
-            ]
-        );
-        assert!(codex.stdin_null);
+        assert!(!codex.assigns_ids());
+        assert_eq!(codex.args[..3], ["exec", "--json", "--skip-git-repo-check"]);
+        assert_eq!(codex.args[5..], ["--", "{prompt}"]);
+        assert_eq!(codex.resume_args[5..], ["resume", "{id}", "--", "{prompt}"]);
         let gemini = profile(GEMINI).structured.unwrap();
-        assert_eq!(gemini.provider, "gemini");
+        assert!(gemini.assigns_ids());
+        assert_eq!(gemini.args.last().unwrap(), "--prompt={prompt}");
         assert_eq!(
-            gemini.args,
-            ["-p", "{prompt}", "-o", "stream-json", "--skip-trust"]
+            gemini.resume_args[5..],
+            ["--resume", "{id}", "--prompt={prompt}"]
         );
         for p in builtin_profiles() {
-            let Some(s) = p.structured else { continue };
-            assert!(s.args.iter().any(|a| a == "{prompt}"), "{}", p.id);
-            assert!(s.resume_args.iter().any(|a| a == "{prompt}"), "{}", p.id);
-            assert!(s.resume_args.iter().any(|a| a == "{id}"), "{}", p.id);
+            if p.structured.is_some() {
+                // Every built-in JSON mode is one IdeA can read, with well-formed templates.
+                idea_domain::turn::json_mode(&p).unwrap();
+            }
         }
     }
 

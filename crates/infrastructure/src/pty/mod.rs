@@ -31,10 +31,10 @@ pub(crate) mod exit;
 mod fanout;
 mod output;
 mod pump;
-#[cfg(target_os = "linux")]
-mod sweep;
 mod ring;
 mod session;
+#[cfg(target_os = "linux")]
+mod sweep;
 mod writer;
 
 pub use session::PtySession;
@@ -130,7 +130,9 @@ impl PortablePtyHost {
         #[cfg(target_os = "linux")]
         let marked = {
             let mut marked = spec.clone();
-            marked.env.insert(sweep::SESSION_MARKER.to_owned(), id.to_string());
+            marked
+                .env
+                .insert(sweep::SESSION_MARKER.to_owned(), id.to_string());
             marked
         };
         #[cfg(target_os = "linux")]

@@ -7,8 +7,13 @@
 use super::lock;
 use idea_domain::terminal::PtyError;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
+
+/// Input queued for a program that does not read it is kept up to this many bytes; past it a
+/// write is refused (`InputFull`), so a client cannot grow the server's memory by typing.
+pub(crate) const MAX_PENDING_INPUT: usize = 4 << 20;
 
 type PtyWriter = Box<dyn Write + Send>;
 
@@ -16,6 +21,8 @@ type PtyWriter = Box<dyn Write + Send>;
 #[derive(Debug)]
 pub(crate) struct Input {
     queue: Mutex<Option<Sender<Vec<u8>>>>,
+    /// Bytes queued and not yet written.
+    pending: Arc<AtomicUsize>,
     spent: Arc<SpentWriter>,
 }
 
@@ -24,13 +31,16 @@ impl Input {
     pub(crate) fn new(writer: PtyWriter) -> (Self, impl FnOnce() + Send + 'static) {
         let (tx, rx) = channel();
         let spent = Arc::new(SpentWriter::default());
+        let pending = Arc::new(AtomicUsize::new(0));
+        let written = Arc::clone(&pending);
         let input = Self {
             queue: Mutex::new(Some(tx)),
+            pending,
             spent: Arc::clone(&spent),
         };
         let run = move || {
             let mut writer = writer;
-            write_loop(&mut writer, &rx);
+            write_loop(&mut writer, &rx, &written);
             spent.park(writer);
         };
         (input, run)
@@ -48,6 +58,11 @@ impl Input {
         if bytes.is_empty() {
             return Ok(());
         }
+        let pending = self.pending.load(Ordering::SeqCst);
+        if pending + bytes.len() > MAX_PENDING_INPUT {
+            return Err(PtyError::InputFull { pending });
+        }
+        self.pending.fetch_add(bytes.len(), Ordering::SeqCst);
         tx.send(bytes.to_vec()).map_err(|_| PtyError::Closed)
     }
 
@@ -62,8 +77,9 @@ impl Input {
     }
 }
 
-fn write_loop(writer: &mut PtyWriter, queue: &Receiver<Vec<u8>>) {
+fn write_loop(writer: &mut PtyWriter, queue: &Receiver<Vec<u8>>, pending: &AtomicUsize) {
     for bytes in queue {
+        pending.fetch_sub(bytes.len(), Ordering::SeqCst);
         // A failed write means the slave side is gone; returning drops the receiver, which
         // turns every later `send` into `Closed`.
         if writer

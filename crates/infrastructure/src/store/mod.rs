@@ -10,11 +10,12 @@ mod sweep;
 mod versioned;
 
 use confine::{io_error, refuse_link};
-use idea_domain::AgentId;
+use idea_domain::conversation::{ConversationProviders, PROVIDERS_VERSION};
 use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
 use idea_domain::project::{PROJECT_VERSION, Project};
+use idea_domain::{AgentId, ConversationId};
 use serde::de::DeserializeOwned;
 use std::fs;
 use std::io;
@@ -213,6 +214,28 @@ impl ProjectStore for FsProjectStore {
         let run_dir = self.prepare_run_dir(agent)?;
         seeds::seed(&run_dir, path, content)
     }
+
+    fn load_providers(&self, id: ConversationId) -> Result<ConversationProviders, StoreError> {
+        Ok(self
+            .load::<ConversationProviders>(&providers_file(id), PROVIDERS_VERSION, |p| {
+                p.validate()
+            })?
+            .unwrap_or_default())
+    }
+
+    fn save_providers(
+        &self,
+        id: ConversationId,
+        providers: &ConversationProviders,
+    ) -> Result<(), StoreError> {
+        let path = self.file(&providers_file(id));
+        self.write(&path, &to_pretty_json(providers, &path)?)
+    }
+}
+
+/// A conversation's provider ids, relative to `.ideai/`.
+fn providers_file(id: ConversationId) -> String {
+    format!("conversations/{id}/providers.json")
 }
 
 #[cfg(test)]

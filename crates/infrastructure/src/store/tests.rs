@@ -137,3 +137,46 @@ fn gitignore_gets_the_run_dir_once() {
         "target\n.ideai/run/\n"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn conversation_providers_round_trip_refuse_bad_ids_and_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = project_in(dir.path());
+    let conversation = ConversationId(Uuid::from_u128(9));
+    let agent = AgentId(Uuid::from_u128(3));
+    assert!(
+        store
+            .load_providers(conversation)
+            .unwrap()
+            .providers
+            .is_empty()
+    );
+    let mut providers = ConversationProviders::default();
+    providers.set_engine_session("claude", agent, Some("s-1"));
+    store.save_providers(conversation, &providers).unwrap();
+    let folder = dir
+        .path()
+        .join(".ideai/conversations")
+        .join(conversation.to_string());
+    assert_eq!(store.load_providers(conversation).unwrap(), providers);
+    // An id that could be read as an option: corrupt, and the file is left as it was.
+    let file = folder.join("providers.json");
+    let planted = format!(r#"{{"version":1,"providers":{{"claude":{{"{agent}":"--yolo"}}}}}}"#);
+    fs::write(&file, &planted).unwrap();
+    let err = store.load_providers(conversation).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), planted);
+    // A linked conversation folder is neither read nor written through.
+    let elsewhere = dir.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::remove_dir_all(&folder).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &folder).unwrap();
+    let err = store.save_providers(conversation, &providers).unwrap_err();
+    assert!(matches!(err, StoreError::UnsafePath { .. }), "{err}");
+    assert!(matches!(
+        store.load_providers(conversation),
+        Err(StoreError::UnsafePath { .. })
+    ));
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+}

@@ -1,7 +1,8 @@
-//! Reading one JSON-mode turn of an agent CLI (the command line is
-//! `idea_domain::turn::turn_invocation`): each CLI's event stream, fed one stdout line at a
-//! time, becomes the `TurnEvent`s a chat view shows and, at the end, a `TurnOutcome` (the final
-//! text, the CLI's conversation id to continue, token usage, why it failed).
+//! Running and reading one JSON-mode turn of an agent CLI (the command line is
+//! `idea_domain::turn::turn_invocation`): [`ProcessTurnRunner`] runs it (the `TurnRunner`
+//! port); each CLI's event stream, fed one stdout line at a time, becomes the `TurnEvent`s a
+//! chat view shows and, at the end, a `TurnOutcome` (the final text, the CLI's conversation
+//! id to continue, token usage, why it failed).
 //!
 //! A line that is not a JSON event is skipped (counted; when nothing else came the outcome is
 //! a `Cli` error), never a panic. A stream that stops before the CLI's final event (killed,
@@ -12,10 +13,13 @@ mod codex;
 mod errors;
 mod gemini;
 mod lines;
+mod process;
+mod runner;
 
 pub use claude::ClaudeTurnParser;
 pub use codex::CodexTurnParser;
 pub use gemini::GeminiTurnParser;
+pub use runner::ProcessTurnRunner;
 
 use idea_domain::turn::{TurnCli, TurnEvent, TurnOutcome};
 

@@ -78,6 +78,7 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
         ids: Arc::new(RandomIds),
         terminals: spawned.clone(),
         cli_homes: Arc::new(FsCliHomes::for_home(&tmp.join("home"), None, None)),
+        turns: Arc::new(idea_infrastructure::turns::ProcessTurnRunner::default()),
         login_shell: "/bin/sh".into(),
     });
     (deps, spawned)

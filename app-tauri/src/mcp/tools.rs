@@ -1,0 +1,228 @@
+//! The tools IdeA offers an agent over MCP. Each one is a few API calls through
+//! [`super::call`]; every answer is text a model reads, errors included (`isError: true`).
+
+use super::call::{call, call_as, failure, json, refusal, success};
+use super::params::{AgentParams, AskAgentParams, SpawnAgentParams};
+use super::roster;
+use idea_application::{Deps, WireError};
+use idea_domain::Agent;
+use idea_domain::terminal::SessionInfo;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_handler, tool_router};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// The MCP server of one connection: the project's API, and the agent it acts for.
+#[derive(Debug, Clone)]
+pub struct IdeaTools {
+    deps: Arc<Deps>,
+    /// The handshake's agent (name or id): the asker of every `idea_ask_agent`.
+    requester: Arc<str>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl IdeaTools {
+    pub fn new(deps: Arc<Deps>, requester: &str) -> Self {
+        Self {
+            deps,
+            requester: Arc::from(requester),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    async fn agents(&self) -> Result<Vec<Agent>, WireError> {
+        call_as(&self.deps, "listAgents", Value::Null).await
+    }
+
+    /// The agent `name_or_id`, or the tool error saying who exists.
+    async fn resolve(&self, name_or_id: &str) -> Result<Agent, CallToolResult> {
+        let agents = self.agents().await.map_err(|e| failure(&e))?;
+        roster::find(&agents, name_or_id).cloned().ok_or_else(|| {
+            refusal(format!(
+                "no agent \"{name_or_id}\" in this project (AGENT_NOT_FOUND): {}. \
+                 Call idea_list_agents to see them.",
+                roster::names(&agents)
+            ))
+        })
+    }
+}
+
+#[tool_router]
+impl IdeaTools {
+    #[tool(
+        name = "idea_list_agents",
+        description = "List the agents of this IdeA project: name, id, runtime profile, \
+            state (\"running\", \"exited\" or \"not started\"), the cell showing its terminal, \
+            and which one is you. Use a name from here with idea_ask_agent.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_agents(&self) -> CallToolResult {
+        tracing::info!(requester = %self.requester, tool = "idea_list_agents", "mcp: tool call");
+        // Both at once: each is a blocking call of its own.
+        let (agents, sessions) = tokio::join!(
+            self.agents(),
+            call_as::<Vec<SessionInfo>>(&self.deps, "listSessions", Value::Null)
+        );
+        let (agents, sessions) = match (agents, sessions) {
+            (Ok(agents), Ok(sessions)) => (agents, sessions),
+            (Err(e), _) | (_, Err(e)) => return failure(&e),
+        };
+        let views = roster::views(&agents, &sessions, &self.requester);
+        json(json!({ "agents": views }))
+    }
+
+    #[tool(
+        name = "idea_ask_agent",
+        description = "Ask another agent of this project a question, or give it a task, and \
+            wait for its answer. The agent sees only your message, its own persona and the \
+            project files, so say everything it needs. Fails with a readable error when the \
+            agent does not exist, cannot be asked, is busy or does not answer in time.",
+        annotations(read_only_hint = false, open_world_hint = false)
+    )]
+    async fn ask_agent(&self, Parameters(ask): Parameters<AskAgentParams>) -> CallToolResult {
+        tracing::info!(
+            requester = %self.requester,
+            tool = "idea_ask_agent",
+            target = %ask.agent,
+            "mcp: tool call"
+        );
+        // The API knows an asking agent by its id; the handshake may have named it.
+        let agents = match self.agents().await {
+            Ok(agents) => agents,
+            Err(e) => return failure(&e),
+        };
+        let Some(requester) = roster::find(&agents, &self.requester).map(|me| me.agent_id) else {
+            return refusal(format!(
+                "this MCP server acts for \"{}\", which is not an agent of this project \
+                 (AGENT_NOT_FOUND): IdeA cannot tell the asked agent who asks. Tell the user.",
+                self.requester
+            ));
+        };
+        let params = json!({
+            "requester": requester,
+            "target": ask.agent,
+            "message": ask.message,
+            "timeoutSecs": ask.timeout_secs,
+        });
+        match call(&self.deps, "askAgent", params).await {
+            Ok(answer) => match answer.get("text").and_then(Value::as_str) {
+                Some(text) => success(text.to_owned(), Some(answer.clone())),
+                None => json(answer),
+            },
+            Err(e) => failure(&e),
+        }
+    }
+
+    #[tool(
+        name = "idea_spawn_agent",
+        description = "Create a new agent in this project, with a runtime profile (see \
+            idea_list_profiles) and a persona (Markdown instructions). It appears at once in \
+            every open IdeA window; creating it does not start it.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false
+        )
+    )]
+    async fn spawn_agent(&self, Parameters(spawn): Parameters<SpawnAgentParams>) -> CallToolResult {
+        tracing::info!(
+            requester = %self.requester,
+            tool = "idea_spawn_agent",
+            name = %spawn.name,
+            "mcp: tool call"
+        );
+        let params = json!({
+            "name": spawn.name,
+            "profileId": spawn.profile,
+            "template": spawn.template,
+        });
+        let agent: Agent = match call_as(&self.deps, "createAgent", params).await {
+            Ok(agent) => agent,
+            Err(e) => return failure(&e),
+        };
+        if let Some(persona) = spawn.persona {
+            let params = json!({ "agentId": agent.agent_id, "content": persona });
+            if let Err(e) = call(&self.deps, "updateAgentContext", params).await {
+                let mut result = failure(&e);
+                result.content.insert(
+                    0,
+                    rmcp::model::ContentBlock::text(format!(
+                        "The agent {} was created, but its persona could not be written:",
+                        agent.name
+                    )),
+                );
+                return result;
+            }
+        }
+        let text = format!(
+            "Created agent {} (id {}, profile {}).",
+            agent.name, agent.agent_id, agent.profile_id
+        );
+        success(text, serde_json::to_value(&agent).ok())
+    }
+
+    #[tool(
+        name = "idea_read_agent_persona",
+        description = "Read an agent's persona: the Markdown instructions it follows (its \
+            role and rules). Useful before asking it something.",
+        annotations(read_only_hint = true)
+    )]
+    async fn read_agent_persona(
+        &self,
+        Parameters(read): Parameters<AgentParams>,
+    ) -> CallToolResult {
+        tracing::info!(
+            requester = %self.requester,
+            tool = "idea_read_agent_persona",
+            target = %read.agent,
+            "mcp: tool call"
+        );
+        let agent = match self.resolve(&read.agent).await {
+            Ok(agent) => agent,
+            Err(refused) => return refused,
+        };
+        let params = json!({ "agentId": agent.agent_id });
+        match call(&self.deps, "readAgentContext", params).await {
+            Ok(Value::String(persona)) if persona.trim().is_empty() => {
+                success(format!("{} has an empty persona.", agent.name), None)
+            }
+            Ok(Value::String(persona)) => success(persona, None),
+            Ok(other) => json(other),
+            Err(e) => failure(&e),
+        }
+    }
+
+    #[tool(
+        name = "idea_list_profiles",
+        description = "List the runtime profiles an agent can run with (the agent CLIs IdeA \
+            knows): id and name. Use an id with idea_spawn_agent.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_profiles(&self) -> CallToolResult {
+        tracing::info!(requester = %self.requester, tool = "idea_list_profiles", "mcp: tool call");
+        match call(&self.deps, "listProfiles", Value::Null).await {
+            Ok(answer) => {
+                let profiles: Vec<Value> = answer["profiles"]
+                    .as_array()
+                    .map(|all| {
+                        all.iter()
+                            .map(|p| json!({ "id": p["id"], "name": p["name"] }))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                json(json!({ "profiles": profiles }))
+            }
+            Err(e) => failure(&e),
+        }
+    }
+}
+
+/// `instructions`: what the server tells a client about itself at `initialize`.
+#[tool_handler(
+    router = self.tool_router,
+    name = "idea",
+    instructions = "IdeA runs several coding agents on one project. These tools let you see the project's other agents, ask one of them a question and wait for its answer, and create new agents. Start with idea_list_agents."
+)]
+impl rmcp::ServerHandler for IdeaTools {}

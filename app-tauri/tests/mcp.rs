@@ -1,0 +1,231 @@
+//! IdeA's MCP server, run for real: `idea serve` owns a temp project, an rmcp client spawns
+//! `idea mcp-server` (the stdio bridge) and calls the tools through it. The bridge's own exits
+//! and a broken client: `mcp_bridge.rs`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "support/owner_rig.rs"]
+mod rig;
+
+use futures_util::StreamExt;
+use rig::{DEADLINE, Rig, TOKEN};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const TOOLS: [&str; 5] = [
+    "idea_ask_agent",
+    "idea_list_agents",
+    "idea_list_profiles",
+    "idea_read_agent_persona",
+    "idea_spawn_agent",
+];
+
+fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
+    let params = CallToolRequestParams::new(name);
+    match arguments {
+        Value::Object(map) => params.with_arguments(map),
+        _ => params,
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_are_listed_with_schemas_and_list_agents_shows_the_agent() {
+    let rig = Rig::new().serve();
+    let planner = rig.create_agent("Planner");
+    let client = rig.client("Planner").await;
+
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(names, TOOLS);
+    for tool in &tools {
+        assert!(
+            tool.description.as_deref().is_some_and(|d| d.len() > 40),
+            "{tool:?}"
+        );
+        assert_eq!(tool.input_schema["type"], "object", "{tool:?}");
+    }
+    let ask = tools.iter().find(|t| t.name == "idea_ask_agent").unwrap();
+    let schema = Value::Object((*ask.input_schema).clone());
+    assert_eq!(schema["required"], json!(["agent", "message"]), "{schema}");
+    for field in ["agent", "message", "timeoutSecs"] {
+        assert!(
+            schema["properties"][field]["description"].is_string(),
+            "{field} is described: {schema}"
+        );
+    }
+    let spawn = tools.iter().find(|t| t.name == "idea_spawn_agent").unwrap();
+    let schema = Value::Object((*spawn.input_schema).clone());
+    assert_eq!(schema["required"], json!(["name", "profile"]), "{schema}");
+
+    let listed = client
+        .call_tool(call("idea_list_agents", Value::Null))
+        .await
+        .unwrap();
+    assert_ne!(listed.is_error, Some(true), "{listed:?}");
+    let agents = listed.structured_content.clone().unwrap()["agents"].clone();
+    assert_eq!(
+        agents,
+        json!([{
+            "name": "Planner", "id": planner["agentId"], "profile": "shell",
+            "state": "not started", "cell": null, "you": true,
+        }])
+    );
+    assert!(text(&listed).contains("Planner"), "the model reads it too");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spawn_creates_an_agent_the_ui_hears_of_and_its_persona_reads_back() {
+    let rig = Rig::new().serve();
+    rig.create_agent("Lead");
+    let url = format!("ws://127.0.0.1:{}/ws?token={TOKEN}", rig.port);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let client = rig.client("Lead").await;
+
+    let persona = "# Reviewer\n\nReview every diff you are sent.\n";
+    let spawned = client
+        .call_tool(call(
+            "idea_spawn_agent",
+            json!({"name": "Reviewer", "profile": "shell", "persona": persona}),
+        ))
+        .await
+        .unwrap();
+    assert_ne!(spawned.is_error, Some(true), "{spawned:?}");
+    assert!(
+        text(&spawned).contains("Created agent Reviewer"),
+        "{spawned:?}"
+    );
+
+    let heard = tokio::time::timeout(DEADLINE, async {
+        while let Some(message) = ws.next().await {
+            let Ok(text) = message.unwrap().into_text() else {
+                continue;
+            };
+            let value: Value = serde_json::from_str(text.as_str()).unwrap_or_default();
+            if value["params"]["type"] == "agentCreated" {
+                return value["params"].clone();
+            }
+        }
+        panic!("the WebSocket closed");
+    })
+    .await
+    .expect("the browser heard of the new agent");
+    assert_eq!(heard["name"], "Reviewer", "{heard}");
+
+    let read = client
+        .call_tool(call(
+            "idea_read_agent_persona",
+            json!({"agent": "reviewer"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(text(&read), persona, "found by name, any case");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_agent_or_profile_is_a_readable_tool_error() {
+    let rig = Rig::new().serve();
+    rig.create_agent("Lead");
+    let client = rig.client("Lead").await;
+
+    let read = client
+        .call_tool(call("idea_read_agent_persona", json!({"agent": "Nobody"})))
+        .await
+        .unwrap();
+    assert_eq!(read.is_error, Some(true), "{read:?}");
+    let said = text(&read);
+    assert!(
+        said.contains("no agent \"Nobody\"") && said.contains("Lead"),
+        "{said}"
+    );
+
+    let spawned = client
+        .call_tool(call(
+            "idea_spawn_agent",
+            json!({"name": "X", "profile": "no-such-cli"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(spawned.is_error, Some(true), "{spawned:?}");
+    let said = text(&spawned);
+    assert!(
+        said.contains("PROFILE_NOT_FOUND") && said.contains("idea_list_profiles"),
+        "{said}"
+    );
+
+    let asked = client
+        .call_tool(call(
+            "idea_ask_agent",
+            json!({"agent": "Nobody", "message": "hi"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(asked.is_error, Some(true), "{asked:?}");
+    assert_eq!(code(&asked), "AGENT_NOT_FOUND", "{asked:?}");
+    client.cancel().await.unwrap();
+}
+
+fn code(result: &CallToolResult) -> Value {
+    result.structured_content.clone().unwrap_or_default()["code"].clone()
+}
+
+/// `idea_ask_agent` end to end, with agents whose CLI is a one-line script (see the rig): the
+/// answer, the conversation continued, and the refusals a model must be able to read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ask_agent_answers_and_its_failures_read_well() {
+    let rig = Rig::new().serve();
+    rig.create_agent("Lead");
+    rig.create_agent_with("Echo", "instant");
+    rig.create_agent_with("Sloth", "slow");
+    let client = rig.client("lead").await;
+    let ask = |agent: &str, message: &str, timeout: Option<u64>| {
+        let args = json!({"agent": agent, "message": message, "timeoutSecs": timeout});
+        client.call_tool(call("idea_ask_agent", args))
+    };
+
+    let first = ask("Echo", "ping", None).await.unwrap();
+    assert_ne!(first.is_error, Some(true), "{first:?}");
+    assert_eq!(text(&first), "echo: ping");
+    let structured = first.structured_content.clone().unwrap();
+    assert!(structured["requestId"].is_string(), "{structured}");
+    let again = ask("echo", "pong", None).await.unwrap();
+    assert_eq!(text(&again), "again: pong", "the conversation goes on");
+
+    let shell = ask("Lead", "ping", None).await.unwrap();
+    assert_eq!(shell.is_error, Some(true), "{shell:?}");
+    assert_eq!(code(&shell), "NOT_ASKABLE", "{shell:?}");
+    assert!(text(&shell).contains("cannot be asked"), "{shell:?}");
+
+    let started = std::time::Instant::now();
+    let late = ask("Sloth", "ping", Some(1)).await.unwrap();
+    assert_eq!(code(&late), "TURN_TIMEOUT", "{late:?}");
+    assert!(text(&late).contains("timeoutSecs"), "{late:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    client.cancel().await.unwrap();
+
+    // A bridge started for an agent the project does not have cannot ask for it.
+    let ghost = rig.client("Ghost").await;
+    let args = json!({"agent": "Echo", "message": "ping"});
+    let refused = ghost.call_tool(call("idea_ask_agent", args)).await.unwrap();
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert!(text(&refused).contains("\"Ghost\""), "{refused:?}");
+    ghost.cancel().await.unwrap();
+}

@@ -1,0 +1,210 @@
+//! A real project owner for the MCP tests and benchmark: `idea serve` on a temp project (its
+//! user folder holds fake askable profiles), agents created with `idea agent create`, an rmcp
+//! client spawning `idea mcp-server`, and a raw connection to the owner's socket.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use idea_infrastructure::owner::{Hello, connect, read_reply, write_hello};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+/// `~/.ideai/profiles.json` with agents that answer asks without any model: `instant` prints
+/// one Claude `result` line at once (`echo: <message>`, then `again: <message>` when the
+/// conversation continues), `slow` answers nothing for 5 s.
+const FAKE_PROFILES: &str = r#"{"version": 1, "profiles": [
+  {"id": "instant", "name": "Instant", "command": "/bin/sh", "contextInjection": {"kind": "none"},
+   "structured": {"provider": "claude",
+     "args": ["-c", "printf '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"echo: %s\",\"session_id\":\"s-1\"}\\n' \"$1\"", "sh", "{prompt}"],
+     "resumeArgs": ["-c", "printf '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"again: %s\",\"session_id\":\"s-1\"}\\n' \"$1\"", "sh", "{prompt}", "{id}"]}},
+  {"id": "slow", "name": "Slow", "command": "/bin/sh", "contextInjection": {"kind": "none"},
+   "structured": {"provider": "claude", "args": ["-c", "sleep 5", "sh", "{prompt}"],
+     "resumeArgs": ["-c", "sleep 5", "sh", "{prompt}", "{id}"]}}
+]}"#;
+
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+/// A temp project and user folder, and (once [`Rig::serve`]d) its owner; killed when dropped.
+pub struct Rig {
+    _dir: tempfile::TempDir,
+    pub project: PathBuf,
+    pub user: PathBuf,
+    pub owner: Option<Child>,
+    pub port: u16,
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.owner.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `idea` with this rig's user folder, no stdin.
+pub fn idea(user: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_idea"));
+    command
+        .env("IDEA_USER_DIR", user)
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null());
+    command
+}
+
+impl Rig {
+    /// An initialised project nobody owns.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("proj");
+        let user = dir.path().join("user");
+        std::fs::create_dir_all(&project).unwrap();
+        let project = project.canonicalize().unwrap();
+        std::fs::create_dir_all(&user).unwrap();
+        std::fs::write(user.join("profiles.json"), FAKE_PROFILES).unwrap();
+        let init = idea(&user)
+            .args(["init", project.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(init.status.success(), "{init:?}");
+        Self {
+            _dir: dir,
+            project,
+            user,
+            owner: None,
+            port: 0,
+        }
+    }
+
+    /// Starts `idea serve` on the project and waits for its announcement.
+    pub fn serve(mut self) -> Self {
+        let mut child = idea(&self.user)
+            .args(["serve", self.project.to_str().unwrap(), "--port", "0"])
+            .args(["--token", TOKEN])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(DEADLINE).unwrap();
+        self.port = line
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
+        self.owner = Some(child);
+        self
+    }
+
+    /// `idea agent create --name NAME --profile shell --json`: the created agent.
+    pub fn create_agent(&self, name: &str) -> Value {
+        self.create_agent_with(name, "shell")
+    }
+
+    /// `idea agent create --name NAME --profile PROFILE --json`: the created agent.
+    pub fn create_agent_with(&self, name: &str, profile: &str) -> Value {
+        let out = idea(&self.user)
+            .args(["agent", "create", "--name", name, "--profile", profile])
+            .arg("--json")
+            .args(["--project", self.project.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    /// The `idea mcp-server` command line for `requester`.
+    pub fn bridge(&self, requester: &str) -> Command {
+        let mut command = idea(&self.user);
+        command
+            .args(["mcp-server", "--project", self.project.to_str().unwrap()])
+            .args(["--requester", requester]);
+        command
+    }
+
+    /// An rmcp client whose server is `idea mcp-server --requester REQUESTER`.
+    pub async fn client(&self, requester: &str) -> RunningService<RoleClient, ()> {
+        let std = self.bridge(requester);
+        let command = tokio::process::Command::new(std.get_program()).configure(|cmd| {
+            cmd.args(std.get_args());
+            for (key, value) in std.get_envs() {
+                if let Some(value) = value {
+                    cmd.env(key, value);
+                }
+            }
+        });
+        let (transport, _stderr) = TokioChildProcess::builder(command)
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        tokio::time::timeout(DEADLINE, ().serve(transport))
+            .await
+            .expect("the MCP handshake timed out")
+            .unwrap()
+    }
+
+    /// The owner's socket, from `.ideai/.owner.json`.
+    pub fn socket(&self) -> PathBuf {
+        let text = std::fs::read_to_string(self.project.join(".ideai/.owner.json")).unwrap();
+        let owner: Value = serde_json::from_str(&text).unwrap();
+        PathBuf::from(owner["socket"].as_str().unwrap())
+    }
+
+    /// A raw connection to the owner, after the hello `hello` was accepted.
+    pub async fn raw(&self, hello: &Hello) -> Raw {
+        let stream = connect(&self.socket()).await.unwrap();
+        let (read, mut write) = tokio::io::split(stream);
+        let mut reader = tokio::io::BufReader::new(read);
+        write_hello(&mut write, hello).await.unwrap();
+        let reply = read_reply(&mut reader).await.unwrap();
+        assert!(reply.ok, "{reply:?}");
+        Raw { reader, write }
+    }
+}
+
+/// Both halves of a raw owner connection, past the handshake.
+pub struct Raw {
+    pub reader: tokio::io::BufReader<tokio::io::ReadHalf<idea_infrastructure::owner::OwnerStream>>,
+    pub write: tokio::io::WriteHalf<idea_infrastructure::owner::OwnerStream>,
+}
+
+impl Raw {
+    /// Writes `line` and a newline.
+    pub async fn send(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt;
+        self.write.write_all(line.as_bytes()).await.unwrap();
+        self.write.write_all(b"\n").await.unwrap();
+        self.write.flush().await.unwrap();
+    }
+
+    /// The next line that is not an event notification, as JSON.
+    pub async fn answer(&mut self) -> Value {
+        use tokio::io::AsyncBufReadExt;
+        loop {
+            let mut line = String::new();
+            let read = tokio::time::timeout(DEADLINE, self.reader.read_line(&mut line))
+                .await
+                .expect("no answer in time")
+                .unwrap();
+            assert!(read > 0, "the owner closed the connection");
+            let value: Value = serde_json::from_str(&line).unwrap();
+            if value["method"] != "event" {
+                return value;
+            }
+        }
+    }
+}

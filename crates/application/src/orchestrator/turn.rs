@@ -1,0 +1,179 @@
+//! One turn of an asked agent: its run dir prepared like a launch's, its conversation with
+//! the requester continued (the CLI's id kept in the pair's `providers.json`), the process run
+//! behind the `TurnRunner` port with a timeout, and what it came to.
+
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use crate::prepare::{AgentStart, trust_handed_folders, write_context_files};
+use idea_domain::conversation::is_engine_session_id;
+use idea_domain::invocation::{
+    SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
+};
+use idea_domain::orchestrator::{AskAnswer, Requester};
+use idea_domain::ports::TurnExit;
+use idea_domain::profile::AgentProfile;
+use idea_domain::turn::{TurnError, TurnInputs, TurnSetupError, json_mode, turn_invocation};
+use idea_domain::{Agent, ConversationId, Party, RequestId};
+use std::time::Duration;
+
+/// How long a killed turn may take to go.
+const KILL_WAIT: Duration = Duration::from_secs(10);
+
+/// What [`run_turn`] runs.
+pub(super) struct Turn<'a> {
+    pub request_id: RequestId,
+    pub requester: Requester,
+    pub agent: &'a Agent,
+    pub profile: &'a AgentProfile,
+    pub message: &'a str,
+    pub timeout: Duration,
+}
+
+fn setup_error(e: TurnSetupError) -> AppError {
+    if e.is_not_askable() {
+        AppError::NotAskable(e)
+    } else {
+        AppError::InvalidProfile(e.to_string())
+    }
+}
+
+/// Runs the turn; the caller holds the agent's place in line.
+pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
+    let (agent, profile) = (turn.agent, turn.profile);
+    let (mode, _) = json_mode(profile).map_err(setup_error)?;
+    let root = deps.store.root();
+    let run_dir = deps.store.prepare_run_dir(agent.agent_id)?;
+    let cwd = agent_cwd(profile, &root, &run_dir);
+    let start = AgentStart {
+        agent,
+        profile,
+        project_root: &root,
+        run_dir: &run_dir,
+        cwd: &cwd,
+    };
+    // The agent's own conversation with this requester, as its CLI knows it.
+    let pair = ConversationId::for_pair(turn.requester.party(), Party::Agent(agent.agent_id));
+    let providers = deps.store.load_providers(pair)?;
+    let stored = providers.engine_session(&mode.provider, agent.agent_id);
+    let saved = stored.and_then(|id| {
+        profile
+            .home
+            .map(|home| deps.cli_homes.conversation(home, &cwd, id))
+    });
+    let caps = SessionCaps {
+        resume: true,
+        assign: mode.assigns_ids(),
+    };
+    let facts = SessionFacts {
+        cell_session: stored,
+        cell_session_saved: saved,
+        latest_saved: None,
+    };
+    let plan = plan_conversation(caps, facts, || deps.ids.new_uuid().to_string());
+    trust_handed_folders(deps, &start);
+    let invocation = turn_invocation(&TurnInputs {
+        profile,
+        project_root: &root,
+        run_dir: &run_dir,
+        message: turn.message,
+        session: &plan,
+    })
+    .map_err(setup_error)?;
+    write_context_files(deps, &start, invocation.context_file.as_deref())?;
+    let request = turn.request_id;
+    if deps.requests.is_cancelled(request) {
+        return Err(AppError::Cancelled);
+    }
+    tracing::info!(%request, agent = %agent.agent_id, profile = %profile.id,
+        plan = ?plan, program = %invocation.program, "turn starting");
+    let running = deps
+        .turns
+        .start(
+            &invocation,
+            Box::new(move |event| tracing::debug!(%request, ?event, "turn event")),
+        )
+        .map_err(AppError::Spawn)?;
+    deps.requests.set_turn(request, running.clone());
+    let exit = running.wait(turn.timeout);
+    // A turn that ended on its own before the cancel keeps its answer.
+    let ended_alone = exit.as_ref().is_some_and(|e| !e.exit.stopped);
+    if !ended_alone && deps.requests.is_cancelled(request) {
+        running.kill();
+        running.wait(KILL_WAIT);
+        return Err(AppError::Cancelled);
+    }
+    let Some(exit) = exit else {
+        running.kill();
+        running.wait(KILL_WAIT);
+        return Err(AppError::TurnTimeout(format!(
+            "{} did not answer within {} s; its turn was stopped",
+            agent.name,
+            turn.timeout.as_secs()
+        )));
+    };
+    let provider = &mode.provider;
+    answer(deps, (pair, provider), turn, &plan, exit)
+}
+
+/// What the turn came to; the conversation's id is kept for the next turn.
+fn answer(
+    deps: &Deps,
+    (pair, provider): (ConversationId, &str),
+    turn: &Turn<'_>,
+    plan: &SessionPlan,
+    exit: TurnExit,
+) -> AppResult<AskAnswer> {
+    let TurnExit { outcome, exit } = exit;
+    let agent = turn.agent.agent_id;
+    match outcome.error {
+        None if !outcome.text.is_empty() || !exit.failed() => {
+            let id = outcome.engine_session_id.clone().or(match plan {
+                SessionPlan::Resume(id) | SessionPlan::Assign(id) => Some(id.clone()),
+                SessionPlan::None => None,
+            });
+            remember(deps, pair, provider, agent, id.as_deref())?;
+            Ok(AskAnswer {
+                request_id: turn.request_id,
+                text: outcome.text,
+                engine_session_id: id,
+                usage: outcome.usage,
+            })
+        }
+        None => Err(AppError::TurnFailed(format!(
+            "{} ended (exit status {}) without an answer",
+            turn.agent.name, exit.code
+        ))),
+        Some(TurnError::UsageLimit { resets_at, message }) => {
+            Err(AppError::UsageLimit { message, resets_at })
+        }
+        Some(error) => {
+            // A conversation the CLI would not reopen is not tried again: the next turn
+            // starts a new one.
+            if matches!(plan, SessionPlan::Resume(_)) && matches!(error, TurnError::Cli { .. }) {
+                remember(deps, pair, provider, agent, None)?;
+            }
+            Err(AppError::TurnFailed(error.to_string()))
+        }
+    }
+}
+
+/// Records (or forgets) the agent's conversation id for the pair, when it changed.
+fn remember(
+    deps: &Deps,
+    pair: ConversationId,
+    provider: &str,
+    agent: idea_domain::AgentId,
+    id: Option<&str>,
+) -> AppResult<()> {
+    if let Some(id) = id.filter(|id| !is_engine_session_id(id)) {
+        tracing::warn!(%agent, id, "not keeping a conversation id that is not plain");
+        return Ok(());
+    }
+    let _state = deps.lock_state();
+    let mut providers = deps.store.load_providers(pair)?;
+    if providers.engine_session(provider, agent) == id {
+        return Ok(());
+    }
+    providers.set_engine_session(provider, agent, id);
+    Ok(deps.store.save_providers(pair, &providers)?)
+}
