@@ -58,11 +58,20 @@ impl Fanout {
         }
     }
 
-    /// Registers a client with nothing unacknowledged; returns its id.
-    pub(crate) fn attach(&mut self, sink: SharedSink) -> u64 {
+    /// Registers a client that was just handed `replayed` bytes of scrollback: they count as
+    /// delivered and unacknowledged, like live output (so attaching again and again, never
+    /// acknowledging, cannot pile up replays faster than the client reads). Returns its id.
+    pub(crate) fn attach(&mut self, sink: SharedSink, replayed: usize) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        self.clients.insert(id, Client { sink, unacked: 0 });
+        self.clients.insert(
+            id,
+            Client {
+                sink,
+                unacked: replayed,
+            },
+        );
+        self.paused |= replayed > self.high;
         id
     }
 
@@ -130,8 +139,8 @@ mod tests {
         let mut fanout = Fanout::new(100, 10);
         let (a, seen_a) = recording();
         let (b, seen_b) = recording();
-        fanout.attach(a);
-        fanout.attach(b);
+        fanout.attach(a, 0);
+        fanout.attach(b, 0);
         for (_, sink) in fanout.deliver(3) {
             sink(b"abc");
         }
@@ -142,14 +151,14 @@ mod tests {
     #[test]
     fn ids_are_distinct_and_non_zero() {
         let mut fanout = Fanout::new(100, 10);
-        let first = fanout.attach(recording().0);
-        let second = fanout.attach(recording().0);
+        let first = fanout.attach(recording().0, 0);
+        let second = fanout.attach(recording().0, 0);
         assert_ne!(first, 0);
         assert_ne!(first, second);
         fanout.detach(first);
         assert_eq!(fanout.len(), 1);
         // Ids are never reused, so a stale ack cannot hit a newer client.
-        assert_ne!(fanout.attach(recording().0), first);
+        assert_ne!(fanout.attach(recording().0, 0), first);
     }
 
     #[test]
@@ -162,7 +171,7 @@ mod tests {
     #[test]
     fn pauses_above_high_and_resumes_only_at_or_below_low() {
         let mut fanout = Fanout::new(100, 20);
-        let id = fanout.attach(recording().0);
+        let id = fanout.attach(recording().0, 0);
         fanout.deliver(100);
         assert!(!fanout.is_paused(), "exactly at high is still fine");
         fanout.deliver(1);
@@ -179,8 +188,8 @@ mod tests {
     #[test]
     fn every_client_must_catch_up_before_resuming() {
         let mut fanout = Fanout::new(100, 20);
-        let slow = fanout.attach(recording().0);
-        let fast = fanout.attach(recording().0);
+        let slow = fanout.attach(recording().0, 0);
+        let fast = fanout.attach(recording().0, 0);
         fanout.deliver(150);
         assert!(fanout.is_paused());
         fanout.ack(fast, 150);
@@ -192,7 +201,7 @@ mod tests {
     #[test]
     fn detaching_the_slow_client_releases_backpressure() {
         let mut fanout = Fanout::new(100, 20);
-        let slow = fanout.attach(recording().0);
+        let slow = fanout.attach(recording().0, 0);
         fanout.deliver(500);
         assert!(fanout.is_paused());
         fanout.detach(slow);
@@ -202,7 +211,7 @@ mod tests {
     #[test]
     fn over_acknowledging_and_unknown_ids_are_harmless() {
         let mut fanout = Fanout::new(100, 20);
-        let id = fanout.attach(recording().0);
+        let id = fanout.attach(recording().0, 0);
         fanout.ack(id, 1_000);
         fanout.ack(999, 5);
         fanout.detach(999);
@@ -213,7 +222,7 @@ mod tests {
     #[test]
     fn low_above_high_is_clamped() {
         let mut fanout = Fanout::new(10, 50);
-        let id = fanout.attach(recording().0);
+        let id = fanout.attach(recording().0, 0);
         fanout.deliver(30);
         fanout.ack(id, 15);
         assert!(
@@ -221,6 +230,25 @@ mod tests {
             "15 unacked is above the clamped low of 10"
         );
         fanout.ack(id, 5);
+        assert!(!fanout.is_paused());
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_replay_counts_as_unacknowledged_output() {
+        let mut fanout = Fanout::new(100, 20);
+        let sink: SharedSink = std::sync::Arc::new(|_: &[u8]| {});
+        let id = fanout.attach(sink, 150);
+        assert!(
+            fanout.is_paused(),
+            "150 replayed bytes are over the high mark"
+        );
+        fanout.ack(id, 140);
         assert!(!fanout.is_paused());
     }
 }

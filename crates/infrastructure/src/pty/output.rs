@@ -72,7 +72,7 @@ impl OutputHub {
         let sink: SharedSink = sink.into();
         let mut state = lock(&self.state);
         let replay = state.scrollback.contents();
-        let id = state.fanout.attach(sink);
+        let id = state.fanout.attach(sink, replay.len());
         Attachment { id, replay }
     }
 
