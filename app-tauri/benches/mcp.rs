@@ -166,6 +166,12 @@ impl Report {
             "idea_list_agents on the owner socket (MCP, no bridge)",
             &self.direct,
         );
+        println!(
+            "{:<56} p50 {:>8.3} ms   p99 {:>8.3} ms",
+            "  the bridge's share (via bridge - no bridge)",
+            percentile(&self.mcp, 50.0) - percentile(&self.direct, 50.0),
+            percentile(&self.mcp, 99.0) - percentile(&self.direct, 99.0)
+        );
         row("listAgents on the owner socket (cli, bare)", &self.bare);
         ratio(&self.mcp, &self.bare);
         row(
