@@ -276,7 +276,8 @@ async fn measure_memory() -> Result<Memory> {
     // Split breadth-first, alternating directions, until there are enough cells.
     let mut next = 0;
     while leaves.len() < IDLE_CELLS {
-        let target = leaves.get(next).context("no cell to split")?.clone();
+        // Each cell is split twice (a tree, not a chain: layouts nest at most 16 deep).
+        let target = leaves.get(next / 2).context("no cell to split")?.clone();
         let direction = if next % 2 == 0 {
             "horizontal"
         } else {
