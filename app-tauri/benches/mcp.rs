@@ -19,6 +19,8 @@
 
 #[path = "../tests/support/owner_rig.rs"]
 mod rig;
+#[path = "../tests/support/mod.rs"]
+mod support;
 
 use idea_infrastructure::owner::Hello;
 use rig::Rig;

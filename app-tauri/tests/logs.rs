@@ -2,13 +2,16 @@
 //! token (which is in the URL every client opens) reaches no log, at any level.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use support::serve;
 use tokio_tungstenite::tungstenite::Message;
 
 /// Distinctive, so that finding it anywhere in the logs means it leaked.
@@ -17,20 +20,14 @@ const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A running `idea serve`; killed when dropped (a failed test must not leave it behind).
 struct Served {
-    child: Child,
-    port: u16,
+    server: serve::Served,
     user: PathBuf,
     /// What the server printed on stderr, line by line.
     stderr: mpsc::Receiver<String>,
     _dir: tempfile::TempDir,
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+serve::deref_to_served!(Served);
 
 /// `idea serve` on a fresh folder, logging at `level` (`None`: the default).
 fn serve(level: Option<&str>) -> Served {
@@ -38,27 +35,15 @@ fn serve(level: Option<&str>) -> Served {
     let project = dir.path().join("proj");
     let user = dir.path().join("user");
     std::fs::create_dir_all(&project).unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_idea"));
+    let mut command = serve::command(&project, &user);
     command
-        .args(["serve", project.to_str().unwrap(), "--port", "0"])
         .args(["--token", TOKEN])
-        .env("IDEA_USER_DIR", &user)
-        .env("SHELL", "/bin/sh")
         .env_remove("IDEA_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(level) = level {
         command.env("IDEA_LOG", level);
     }
     let mut child = command.spawn().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
     let stderr = child.stderr.take().unwrap();
     let (err_tx, err_rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -66,15 +51,15 @@ fn serve(level: Option<&str>) -> Served {
             let _ = err_tx.send(line);
         }
     });
-    let line = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let line = serve::announcement(&mut child, Duration::from_secs(30));
     let (_, url) = line
         .trim_end()
         .split_once(" at http://127.0.0.1:")
         .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
     let (port, _) = url.split_once('/').unwrap();
+    let port = port.parse().unwrap();
     Served {
-        child,
-        port: port.parse().unwrap(),
+        server: serve::Served::new(child, port, line),
         user,
         stderr: err_rx,
         _dir: dir,

@@ -5,6 +5,7 @@
 
 #[path = "support/owner_rig.rs"]
 mod rig;
+mod support;
 
 use futures_util::StreamExt;
 use rig::{DEADLINE, Rig, TOKEN};

@@ -5,6 +5,7 @@
 
 #[path = "support/owner_rig.rs"]
 mod rig;
+mod support;
 
 use idea_infrastructure::owner::Hello;
 use rig::Rig;

@@ -3,70 +3,25 @@
 //! through the owner (its WebSocket clients hear of it) and concurrent creates lose nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
+use std::process::{Output, Stdio};
 use std::time::Duration;
+use support::serve::{self, Served, idea};
+use support::ws::{self, Ws};
 use tokio_tungstenite::tungstenite::Message;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 const DEADLINE: Duration = Duration::from_secs(20);
 
-/// A running `idea serve`; killed when dropped.
-struct Served {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn idea(user: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_idea"));
-    command
-        .env("IDEA_USER_DIR", user)
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null());
-    command
-}
-
 fn serve(project: &Path, user: &Path) -> Served {
-    let mut child = idea(user)
-        .args([
-            "serve",
-            project.to_str().unwrap(),
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(DEADLINE).unwrap();
-    let port = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
-    Served { child, port }
+    let mut command = serve::command(project, user);
+    command.args(["--token", TOKEN]).stderr(Stdio::null());
+    serve::start(command, DEADLINE)
 }
 
 fn owner_file(project: &Path) -> Value {
@@ -168,9 +123,6 @@ fn with_no_owner_the_cli_works_alone_and_leaves_no_owner_behind() {
     let _served = serve(&project, &user);
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 async fn call(ws: &mut Ws, events: &mut Vec<Value>, id: u64, method: &str, params: Value) -> Value {
     let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
     ws.send(Message::text(request.to_string())).await.unwrap();
@@ -200,8 +152,7 @@ async fn call(ws: &mut Ws, events: &mut Vec<Value>, id: u64, method: &str, param
 async fn concurrent_cli_creates_while_the_ui_renames_lose_nothing() {
     let (_dir, project, user) = folders();
     let served = serve(&project, &user);
-    let url = format!("ws://127.0.0.1:{}/ws?token={TOKEN}", served.port);
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut ws = ws::connect(served.port, TOKEN).await;
     let mut events = Vec::new();
     let layouts = call(&mut ws, &mut events, 1, "getLayouts", Value::Null).await;
     let layout = layouts["active"].as_str().unwrap().to_owned();

@@ -2,107 +2,43 @@
 //! shell opened while its cell is being closed never survives in no cell.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use futures_util::{SinkExt, StreamExt};
+mod support;
+
+use futures_util::SinkExt;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::Duration;
+use support::serve::{self, Served};
+use support::ws::{self, Ws};
 use tokio_tungstenite::tungstenite::Message;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 const DEADLINE: Duration = Duration::from_secs(20);
 
-struct Served {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve() -> Served {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("proj");
     std::fs::create_dir_all(&project).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idea"))
-        .args([
-            "serve",
-            project.to_str().unwrap(),
-            "--port",
-            "0",
-            "--token",
-            TOKEN,
-        ])
-        .env("IDEA_USER_DIR", dir.path().join("user"))
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(DEADLINE).unwrap();
-    let port = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap();
-    Served {
-        child,
-        port,
-        _dir: dir,
-    }
+    let mut command = serve::command(&project, &dir.path().join("user"));
+    command.args(["--token", TOKEN]).stderr(Stdio::null());
+    serve::start(command, DEADLINE).keeping(dir)
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 async fn connect(port: u16) -> Ws {
-    let url = format!("ws://127.0.0.1:{port}/ws?token={TOKEN}");
-    tokio_tungstenite::connect_async(url).await.unwrap().0
+    ws::connect(port, TOKEN).await
 }
 
 async fn send(ws: &mut Ws, id: u64, method: &str, params: Value) {
-    let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    ws.send(Message::text(request.to_string())).await.unwrap();
+    ws::send(ws, id, method, params).await;
 }
 
 /// The next answer (events and terminal bytes are skipped).
 async fn answer(ws: &mut Ws) -> Value {
-    loop {
-        let message = tokio::time::timeout(DEADLINE, ws.next())
-            .await
-            .expect("no answer in time")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(text.as_str()).unwrap();
-            if value.get("id").is_some() {
-                return value;
-            }
-        }
-    }
+    ws::answer(ws, DEADLINE).await
 }
 
 async fn call(ws: &mut Ws, id: u64, method: &str, params: Value) -> Value {
-    send(ws, id, method, params).await;
-    let value = answer(ws).await;
-    assert_eq!(value["id"], id, "{value}");
-    assert!(value.get("error").is_none(), "{method}: {value}");
-    value["result"].clone()
+    ws::call(ws, DEADLINE, id, method, params).await
 }
 
 /// Regression: a `restartSession` whose process ignores SIGHUP and SIGTERM takes the whole

@@ -3,13 +3,15 @@
 //! command line, and idle connections that neither exhaust descriptors nor stay open.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::serve;
 use tokio_tungstenite::tungstenite::Message;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
@@ -17,19 +19,12 @@ const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A running `idea serve`; killed when dropped.
 struct Served {
-    child: Child,
-    port: u16,
+    server: serve::Served,
     /// The URL it printed.
     url: String,
-    _dir: tempfile::TempDir,
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+serve::deref_to_served!(Served);
 
 /// `idea serve` on a fresh folder with `args` after the folder, started through `sh` so that
 /// `limits` (`ulimit` commands, each ending in `&&`) apply to it.
@@ -54,14 +49,7 @@ fn command(dir: &tempfile::TempDir, limits: &str, args: &[&str]) -> Command {
 
 fn start(dir: tempfile::TempDir, mut command: Command) -> Served {
     let mut child = command.spawn().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(DEADLINE).unwrap();
+    let line = serve::announcement(&mut child, DEADLINE);
     let url = line
         .trim_end()
         .split_once(" at ")
@@ -73,10 +61,8 @@ fn start(dir: tempfile::TempDir, mut command: Command) -> Served {
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("unexpected URL: {url:?}"));
     Served {
-        child,
-        port,
+        server: serve::Served::new(child, port, line).keeping(dir),
         url,
-        _dir: dir,
     }
 }
 

@@ -2,14 +2,16 @@
 //! WebSocket, a shell cell streamed both ways, and a clean SIGTERM.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+use support::serve;
 use tokio::net::TcpStream as AsyncTcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{self, Message};
@@ -20,42 +22,22 @@ const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A running `idea serve` on a fresh folder; killed when dropped.
 struct Served {
-    child: Child,
-    port: u16,
+    server: serve::Served,
     project: PathBuf,
     _dir: tempfile::TempDir,
 }
 
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+serve::deref_to_served!(Served);
 
 fn serve() -> Served {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("proj");
     let user = dir.path().join("user");
     std::fs::create_dir_all(&project).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idea"))
-        .args(["serve", project.to_str().unwrap(), "--port", "0"])
-        .args(["--token", TOKEN])
-        .env("IDEA_USER_DIR", &user)
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let mut command = serve::command(&project, &user);
+    command.args(["--token", TOKEN]).stderr(Stdio::inherit());
+    let mut child = command.spawn().unwrap();
+    let line = serve::announcement(&mut child, Duration::from_secs(30));
     let project = project.canonicalize().unwrap();
     let prefix = format!("IdeA serving {} at http://127.0.0.1:", project.display());
     let rest = line
@@ -64,9 +46,9 @@ fn serve() -> Served {
         .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
     let (port, query) = rest.split_once('/').unwrap();
     assert_eq!(query, format!("?token={TOKEN}"));
+    let port = port.parse().unwrap();
     Served {
-        child,
-        port: port.parse().unwrap(),
+        server: serve::Served::new(child, port, line),
         project,
         _dir: dir,
     }

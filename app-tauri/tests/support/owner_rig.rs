@@ -1,17 +1,18 @@
 //! A real project owner for the MCP tests and benchmark: `idea serve` on a temp project (its
 //! user folder holds fake askable profiles), agents created with `idea agent create`, an rmcp
-//! client spawning `idea mcp-server`, and a raw connection to the owner's socket.
+//! client spawning `idea mcp-server`, and a raw connection to the owner's socket. Its includer
+//! also declares `mod support;` (the `idea serve` rig this builds on).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+use crate::support::serve;
+pub use crate::support::serve::idea;
 use idea_infrastructure::owner::{Hello, connect, read_reply, write_hello};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 pub const TOKEN: &str = "0123456789abcdef0123456789abcdef";
@@ -49,16 +50,6 @@ impl Drop for Rig {
     }
 }
 
-/// `idea` with this rig's user folder, no stdin.
-pub fn idea(user: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_idea"));
-    command
-        .env("IDEA_USER_DIR", user)
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null());
-    command
-}
-
 impl Rig {
     /// An initialised project nobody owns.
     pub fn new() -> Self {
@@ -85,27 +76,12 @@ impl Rig {
 
     /// Starts `idea serve` on the project and waits for its announcement.
     pub fn serve(mut self) -> Self {
-        let mut child = idea(&self.user)
-            .args(["serve", self.project.to_str().unwrap(), "--port", "0"])
-            .args(["--token", TOKEN])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(DEADLINE).unwrap();
-        self.port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
+        let mut command = serve::command(&self.project, &self.user);
+        command.args(["--token", TOKEN]).stderr(Stdio::null());
+        let mut child = command.spawn().unwrap();
+        let line = serve::announcement(&mut child, DEADLINE);
+        self.port =
+            serve::port_of(&line).unwrap_or_else(|| panic!("unexpected announcement: {line:?}"));
         self.owner = Some(child);
         self
     }

@@ -74,9 +74,11 @@ pub struct PtyConfig {
 }
 
 impl PtyConfig {
-    /// The longest a stop can take before the last signal (SIGKILL) is sent.
+    /// The longest a stop can take before the last signal (SIGKILL) is sent: SIGHUP, SIGTERM,
+    /// SIGKILL to the terminal's process group, then the same grace twice for the processes
+    /// that left it (see `sweep`).
     pub fn stop_escalation(&self) -> Duration {
-        self.kill_grace * 2
+        self.kill_grace * 4
     }
 }
 

@@ -144,7 +144,7 @@ fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &
         // A Stop ends everything the terminal started, detached or not, before the exit is
         // reported (so "exited" means nothing of it runs any more).
         #[cfg(target_os = "linux")]
-        super::sweep::end_stragglers(shared.id);
+        super::sweep::end_stragglers(shared.id, shared.kill_grace);
         info.stopped = true;
         // One shape for every CLI: Claude handles SIGHUP by exiting 129, Codex dies of it.
         if info.signal.is_none() {

@@ -14,8 +14,6 @@ pub(crate) const SESSION_MARKER: &str = "IDEA_SESSION_ID";
 /// An environment bigger than this is not read further (the marker is near its start, since
 /// children inherit it early; a hostile process gains nothing by padding: it is ours anyway).
 const ENVIRON_LIMIT: u64 = 1 << 20;
-/// How long stragglers get between SIGTERM and SIGKILL.
-const TERM_GRACE: Duration = Duration::from_millis(500);
 
 /// The pids of our own processes that carry `session`'s marker (never this process).
 fn marked(session: SessionId) -> Vec<i32> {
@@ -49,24 +47,32 @@ fn carries(pid: u32, needle: &[u8]) -> bool {
             .any(|w| w[0] == 0 && &w[1..] == needle)
 }
 
-/// Ends every process still carrying `session`'s marker: SIGTERM, then SIGKILL to those left
-/// after a short grace. Returns how many were found.
-pub(crate) fn end_stragglers(session: SessionId) -> usize {
+/// The marked processes left after waiting up to `grace` for them to end.
+fn left_after(session: SessionId, grace: Duration) -> Vec<i32> {
+    let deadline = Instant::now() + grace;
+    let mut left = marked(session);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        left = marked(session);
+    }
+    left
+}
+
+/// Ends every process still carrying `session`'s marker. They first get `grace` to finish on
+/// their own (a CLI's worker may still be saving its conversation after the SIGTERM that
+/// reached the whole group), then SIGTERM and `grace` more, then SIGKILL. Returns how many
+/// were found.
+pub(crate) fn end_stragglers(session: SessionId, grace: Duration) -> usize {
     use nix::sys::signal::{Signal, kill};
     use nix::unistd::Pid;
-    let found = marked(session);
+    let found = left_after(session, grace);
     if found.is_empty() {
         return 0;
     }
     for pid in &found {
         let _ = kill(Pid::from_raw(*pid), Signal::SIGTERM);
     }
-    let deadline = Instant::now() + TERM_GRACE;
-    let mut left = marked(session);
-    while !left.is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-        left = marked(session);
-    }
+    let left = left_after(session, grace);
     for pid in &left {
         let _ = kill(Pid::from_raw(*pid), Signal::SIGKILL);
     }

@@ -1,0 +1,4 @@
+//! The rig shared by the integration tests (each test binary includes it with `mod support;`).
+
+pub mod serve;
+pub mod ws;
