@@ -102,11 +102,7 @@ impl ClaudeTurnParser {
             }
             outcome = outcome.failed(error);
         }
-        let mut events: Vec<TurnEvent> = usage
-            .map(|usage| TurnEvent::Usage { usage })
-            .into_iter()
-            .collect();
-        events.push(TurnEvent::Finished(outcome.clone()));
+        let events = super::lines::finishing_events(usage, &outcome);
         self.outcome = Some(outcome);
         events
     }

@@ -54,20 +54,11 @@ impl GeminiTurnParser {
             ..TurnOutcome::default()
         };
         if str_at(line, "status") != Some("success") {
-            let message = line
-                .pointer("/error/message")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .or_else(|| self.last_error.clone())
-                .unwrap_or_else(|| "the turn failed".to_owned());
+            let message = super::lines::final_error(line, self.last_error.as_ref());
             outcome.text.clone_from(&message);
             outcome = outcome.failed(error_of(&message));
         }
-        let mut events: Vec<TurnEvent> = usage
-            .map(|usage| TurnEvent::Usage { usage })
-            .into_iter()
-            .collect();
-        events.push(TurnEvent::Finished(outcome.clone()));
+        let events = super::lines::finishing_events(usage, &outcome);
         self.outcome = Some(outcome);
         events
     }

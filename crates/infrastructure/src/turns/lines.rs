@@ -92,6 +92,30 @@ pub(crate) fn content_text(content: Option<&Value>) -> String {
     }
 }
 
+/// The error text of a final event: its `error.message`, else the last error seen, else a
+/// generic one.
+pub(crate) fn final_error(line: &Value, last_error: Option<&String>) -> String {
+    line.pointer("/error/message")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| last_error.cloned())
+        .unwrap_or_else(|| "the turn failed".to_owned())
+}
+
+/// The events that end a turn: its usage (if reported), then `Finished`.
+pub(crate) fn finishing_events(
+    usage: Option<idea_domain::turn::TokenUsage>,
+    outcome: &idea_domain::turn::TurnOutcome,
+) -> Vec<idea_domain::turn::TurnEvent> {
+    use idea_domain::turn::TurnEvent;
+    let mut events: Vec<TurnEvent> = usage
+        .map(|usage| TurnEvent::Usage { usage })
+        .into_iter()
+        .collect();
+    events.push(TurnEvent::Finished(outcome.clone()));
+    events
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
