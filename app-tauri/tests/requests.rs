@@ -41,21 +41,26 @@ async fn call(ws: &mut Ws, id: u64, method: &str, params: Value) -> Value {
     ws::call(ws, DEADLINE, id, method, params).await
 }
 
-/// Regression: a `restartSession` whose process ignores SIGHUP and SIGTERM takes the whole
-/// stop escalation (~3 s); a request sent after it on the same connection used to wait for it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_slow_restart_does_not_hold_up_the_next_request() {
-    let served = serve();
-    let mut ws = connect(served.port).await;
-    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
+/// Opens a shell in the active layout's first cell (calls 1 and 2); returns its session id.
+async fn open_shell_in_first_cell(ws: &mut Ws) -> String {
+    let layouts = call(ws, 1, "getLayouts", Value::Null).await;
     let layout = layouts["active"].as_str().unwrap().to_owned();
     let node = layouts["layouts"][0]["tree"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
     let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
-    let shell = call(&mut ws, 2, "openShell", cell).await;
-    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    let shell = call(ws, 2, "openShell", cell).await;
+    shell["sessionId"].as_str().unwrap().to_owned()
+}
+
+/// Regression: a `restartSession` whose process ignores SIGHUP and SIGTERM takes the whole
+/// stop escalation (~3 s); a request sent after it on the same connection used to wait for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_restart_does_not_hold_up_the_next_request() {
+    let served = serve();
+    let mut ws = connect(served.port).await;
+    let session = open_shell_in_first_cell(&mut ws).await;
     let stubborn = "trap '' HUP TERM; echo stub''born\n";
     let params = json!({"sessionId": session, "data": stubborn});
     call(&mut ws, 3, "writeTerminal", params).await;
@@ -132,15 +137,7 @@ fn sleeping(seconds: &str) -> usize {
 async fn sigterm_to_the_server_ends_every_job_its_shells_started() {
     let mut served = serve();
     let mut ws = connect(served.port).await;
-    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
-    let layout = layouts["active"].as_str().unwrap().to_owned();
-    let node = layouts["layouts"][0]["tree"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
-    let shell = call(&mut ws, 2, "openShell", cell).await;
-    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    let session = open_shell_in_first_cell(&mut ws).await;
     let tag = std::process::id() % 1000 + 5000;
     let secs = [tag, tag + 1000, tag + 2000].map(|s| (s + 100_000).to_string());
     let jobs = format!(
@@ -197,15 +194,7 @@ async fn a_client_that_reads_nothing_cannot_grow_the_server() {
     let served = serve();
     let pid = served.child.id();
     let mut ws = connect(served.port).await;
-    let layouts = call(&mut ws, 1, "getLayouts", Value::Null).await;
-    let layout = layouts["active"].as_str().unwrap().to_owned();
-    let node = layouts["layouts"][0]["tree"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let cell = json!({"layoutId": layout, "nodeId": node, "rows": 24, "cols": 80});
-    let shell = call(&mut ws, 2, "openShell", cell).await;
-    let session = shell["sessionId"].as_str().unwrap().to_owned();
+    let session = open_shell_in_first_cell(&mut ws).await;
     // 3 MB of output fills the 2 MiB scrollback; then the shell stops reading its input.
     let fill = "head -c 3000000 /dev/zero | tr '\\\\0' a; sleep 600\n";
     call(

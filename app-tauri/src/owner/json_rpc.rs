@@ -2,7 +2,6 @@
 //! [`crate::api::call`], the door every transport uses; domain events go out as `event`
 //! notifications, as on the WebSocket.
 
-use crate::api::STREAM_METHODS;
 use crate::rpc::{self, RpcError};
 use idea_application::{Deps, ErrorKind, WireError};
 use idea_infrastructure::owner::{MESSAGE_MAX, read_line_bounded};
@@ -79,7 +78,7 @@ async fn answer(deps: &Arc<Deps>, line: &str) -> Option<String> {
         }
     };
     let rpc::Call { id, method, params } = call;
-    let outcome = if STREAM_METHODS.iter().any(|m| m.name == method) {
+    let outcome = if crate::api::is_stream_method(&method) {
         Err(RpcError::from_wire(WireError::new(
             ErrorKind::BadRequest,
             "terminal streams are served on the WebSocket and in the desktop window, not on the local socket",

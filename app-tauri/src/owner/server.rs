@@ -11,7 +11,6 @@ use idea_infrastructure::owner::{
     Hello, HelloReply, OwnerError, OwnerInfo, OwnerListener, OwnerStream, PeerCredentials,
     ProjectLock, read_hello, socket_dir, socket_path, write_reply,
 };
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::BufReader;
@@ -80,15 +79,6 @@ impl Owner {
         if let Err(e) = self.lock.publish(&self.info) {
             tracing::warn!(error = %e, "owner: cannot update .owner.json");
         }
-    }
-
-    pub fn info(&self) -> &OwnerInfo {
-        &self.info
-    }
-
-    /// The socket clients connect to.
-    pub fn socket(&self) -> &PathBuf {
-        &self.info.socket
     }
 }
 

@@ -167,9 +167,7 @@ impl Client {
             }
         };
         let rpc::Call { id, method, params } = call;
-        let stream = crate::api::STREAM_METHODS
-            .iter()
-            .any(|m| m.name == method)
+        let stream = crate::api::is_stream_method(&method)
             .then(|| rpc::stream_call(&method, params.clone()));
         let outcome = match stream {
             Some(Ok(StreamRequest::AttachTerminal(p))) => return self.attach(id, p.session_id),

@@ -29,6 +29,11 @@ pub fn handle(deps: &Deps, request: Request) -> Result<Value, WireError> {
     request.dispatch(deps)
 }
 
+/// Whether `method` is a terminal-stream method (handled by the transport, not [`handle`]).
+pub fn is_stream_method(method: &str) -> bool {
+    STREAM_METHODS.iter().any(|m| m.name == method)
+}
+
 /// Every declared method, request and stream alike.
 pub fn all_methods() -> impl Iterator<Item = &'static MethodSpec> {
     METHODS.iter().chain(STREAM_METHODS.iter())
