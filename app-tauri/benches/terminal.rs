@@ -2,12 +2,29 @@
 //!
 //! `cargo bench -p idea-app --bench terminal` starts the real `idea` binary, talks to it as the
 //! browser does (JSON-RPC in WebSocket text frames, terminal bytes in binary frames, acks for
-//! flow control) and prints, each beside its baseline measured in the same run:
+//! flow control) and prints, each beside its baselines measured in the same run:
 //!
 //! 1. throughput from a PTY to the WebSocket client (baseline: a read loop on a bare PTY);
 //! 2. keystroke echo latency p50/p99 through a cell running `cat` (baseline: `cat` on a bare
 //!    PTY, one byte written and read back);
 //! 3. the server's resident memory per idle live shell cell (baseline: the idle server).
+//!
+//! Second baseline, tmux (skipped with a note when it is not installed): a private tmux server
+//! (own socket, no config, no status line) with one 80x24 session, watched the way a terminal
+//! shows it, through a client attached in a PTY of its own (`tmux attach` in a bare
+//! portable-pty, its output read and its escape sequences stripped):
+//!
+//! - throughput: the same command typed into a shell in the pane, timed until its end marker
+//!   is drawn in the attached client (tmux draws the screen rather than forwarding every
+//!   byte, so the figure is bytes produced per second);
+//! - keystroke echo, typed: one byte written to the attached client's PTY (as a user types in
+//!   a terminal running tmux), timed until `cat`'s echo is drawn in that client. This is the
+//!   path comparable with a keystroke frame to `idea serve`;
+//! - keystroke echo, `send-keys`: `tmux send-keys -l` run for one byte (as a tmux-based agent
+//!   manager injects input), timed from starting that command until the echo is drawn in the
+//!   attached client; it includes starting the `tmux` process.
+//!
+//! Every figure is printed with its ratio to the bare PTY, and idea serve's to tmux.
 //!
 //! It measures and prints; it asserts nothing about speed.
 
@@ -19,20 +36,26 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 const COMMAND: &str = "cargo bench -p idea-app --bench terminal";
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 /// Longest wait for any one answer, frame or process before the bench gives up.
 const DEADLINE: Duration = Duration::from_secs(30);
+/// Longest life of a tmux client attached for a whole measurement.
+const TMUX_CLIENT_DEADLINE: Duration = Duration::from_secs(120);
 const ROWS: u16 = 24;
 const COLS: u16 = 80;
 /// The same read size as IdeA's PTY reader (`PtyConfig::read_buffer_bytes`).
 const READ_BUFFER: usize = 16 * 1024;
+/// The WebSocket client's read buffer (see `Client::connect`).
+const CLIENT_READ_BUFFER: usize = 16 * 1024;
 
 const THROUGHPUT_BYTES: usize = 32 * 1024 * 1024;
 const THROUGHPUT_RUNS: usize = 3;
@@ -82,8 +105,9 @@ fn main() {
 }
 
 async fn run() -> Result<Report> {
-    let throughput = measure_throughput().await.context("throughput")?;
-    let latency = measure_latency().await.context("keystroke latency")?;
+    let tmux = Tmux::available();
+    let throughput = measure_throughput(tmux).await.context("throughput")?;
+    let latency = measure_latency(tmux).await.context("keystroke latency")?;
     let memory = measure_memory().await.context("memory")?;
     Ok(Report {
         throughput,
@@ -100,25 +124,37 @@ struct Throughput {
     /// MB/s (10^6 bytes per second) of each run, in run order.
     serve: Vec<f64>,
     bare: Vec<f64>,
+    /// Empty when tmux is not installed.
+    tmux: Vec<f64>,
 }
 
 /// Bytes per second from a PTY to the client: `idea serve` (one shell cell, the command typed
 /// as keystrokes, every frame acked as it arrives) against reading a bare PTY until EOF.
-async fn measure_throughput() -> Result<Throughput> {
+async fn measure_throughput(tmux: bool) -> Result<Throughput> {
     // The shell is up and reading its terminal.
     let (server, mut client, cell) = shell_cell_after("echo READY-$((1+1))").await?;
+    let mut pane = if tmux {
+        Some(TmuxPane::start("sh", "echo READY-$((1+1))").context("tmux")?)
+    } else {
+        None
+    };
 
     let script = throughput_script();
     let mut result = Throughput {
         serve: Vec::new(),
         bare: Vec::new(),
+        tmux: Vec::new(),
     };
-    // Interleaved, so both see the same machine load over time.
-    for _ in 0..THROUGHPUT_RUNS {
+    // Interleaved, so all see the same machine load over time.
+    for run in 0..THROUGHPUT_RUNS {
         let (bytes, elapsed) = bare_throughput_run(&script)?;
         result.bare.push(mega_per_second(bytes, elapsed));
         let (bytes, elapsed) = serve_throughput_run(&mut client, &cell, &script).await?;
         result.serve.push(mega_per_second(bytes, elapsed));
+        if let Some(pane) = &mut pane {
+            let elapsed = pane.throughput_run(&script, run).context("tmux")?;
+            result.tmux.push(mega_per_second(THROUGHPUT_BYTES, elapsed));
+        }
     }
     drop(client);
     server.stop();
@@ -174,15 +210,31 @@ struct Latency {
     /// Round trips in microseconds, sorted.
     serve: Vec<f64>,
     bare: Vec<f64>,
+    /// Typed into an attached client; empty when tmux is not installed.
+    tmux: Vec<f64>,
+    /// Sent with `tmux send-keys`; empty when tmux is not installed.
+    tmux_send_keys: Vec<f64>,
 }
 
 /// Keystroke echo: one printable byte typed into a terminal running `cat` in raw mode, timed
-/// until it comes back; through `idea serve` (binary frame out, binary frame back) and on a
-/// bare PTY (write to the master, read it back).
-async fn measure_latency() -> Result<Latency> {
+/// until it comes back; through `idea serve` (binary frame out, binary frame back), on a bare
+/// PTY (write to the master, read it back) and through tmux (see the file's header).
+async fn measure_latency(tmux: bool) -> Result<Latency> {
     let bare = bare_latency()?;
     let serve = serve_latency().await?;
-    Ok(Latency { serve, bare })
+    let (tmux, tmux_send_keys) = if tmux {
+        let typed = tmux_latency(KeyPath::Typed).context("tmux")?;
+        let send_keys = tmux_latency(KeyPath::SendKeys).context("tmux send-keys")?;
+        (typed, send_keys)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    Ok(Latency {
+        serve,
+        bare,
+        tmux,
+        tmux_send_keys,
+    })
 }
 
 /// A fresh server with one attached shell cell that has run `script` (which must print the
@@ -212,13 +264,44 @@ async fn serve_latency() -> Result<Vec<f64>> {
         let start = Instant::now();
         client.send_keys(&cell, &[key]).await?;
         while !client.output_of(&cell).await?.contains(&key) {}
-        let elapsed = start.elapsed();
+        // When the frame arrived, not after its ack was sent (a browser acks after rendering).
+        let elapsed = client.received.duration_since(start);
         if i >= LATENCY_WARMUP {
             samples.push(micros(elapsed));
         }
     }
     drop(client);
     server.stop();
+    samples.sort_by(f64::total_cmp);
+    Ok(samples)
+}
+
+/// How a key reaches the tmux pane.
+#[derive(Debug, Clone, Copy)]
+enum KeyPath {
+    /// Written to the attached client's PTY.
+    Typed,
+    /// `tmux send-keys -l`, one process per key.
+    SendKeys,
+}
+
+fn tmux_latency(path: KeyPath) -> Result<Vec<f64>> {
+    let mut pane = TmuxPane::start(&format!("sh -c '{ECHO_SCRIPT}'"), "")?;
+    let mut samples = Vec::with_capacity(LATENCY_SAMPLES);
+    for i in 0..LATENCY_WARMUP + LATENCY_SAMPLES {
+        let key = probe_byte(i);
+        std::thread::sleep(KEY_GAP);
+        let start = Instant::now();
+        match path {
+            KeyPath::Typed => pane.type_keys(&[key])?,
+            KeyPath::SendKeys => pane.tmux.send_keys(key)?,
+        }
+        pane.wait_for_text(&[key])?;
+        let elapsed = start.elapsed();
+        if i >= LATENCY_WARMUP {
+            samples.push(micros(elapsed));
+        }
+    }
     samples.sort_by(f64::total_cmp);
     Ok(samples)
 }
@@ -330,53 +413,109 @@ struct Report {
 impl Report {
     fn print(&self) {
         let t = &self.throughput;
-        let (serve_mbs, bare_mbs) = (median(&t.serve), median(&t.bare));
         let l = &self.latency;
-        let (serve_p50, bare_p50) = (percentile(&l.serve, 50.0), percentile(&l.bare, 50.0));
-        let (serve_p99, bare_p99) = (percentile(&l.serve, 99.0), percentile(&l.bare, 99.0));
         let m = &self.memory;
         let per_cell = m.after_kib.saturating_sub(m.before_kib) as f64 / IDLE_CELLS as f64;
+        let tmux = !t.tmux.is_empty();
+        if !tmux {
+            println!("tmux: not installed, baseline skipped");
+            println!();
+        }
 
         println!(
-            "{:<40} {:>12} {:>14} {:>12}",
-            "measurement", "idea serve", "baseline", "serve/base"
+            "{:<40} {:>11} {:>10} {:>10} {:>11} {:>10} {:>11}",
+            "measurement",
+            "idea serve",
+            "bare PTY",
+            "tmux",
+            "serve/bare",
+            "tmux/bare",
+            "serve/tmux"
         );
-        let row = |name: &str, serve: f64, base: f64, digits: usize| {
+        // `None`: not measured (tmux missing, or no such figure for that path).
+        let row = |name: &str, serve: Option<f64>, bare: f64, tmux: Option<f64>, digits: usize| {
+            let cell = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.digits$}"));
+            let over = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                (Some(a), Some(b)) => ratio(a, b),
+                _ => "-".to_owned(),
+            };
             println!(
-                "{name:<40} {serve:>12.digits$} {base:>14.digits$} {:>12}",
-                ratio(serve, base)
+                "{name:<40} {:>11} {bare:>10.digits$} {:>10} {:>11} {:>10} {:>11}",
+                cell(serve),
+                cell(tmux),
+                over(serve, Some(bare)),
+                over(tmux, Some(bare)),
+                over(serve, tmux),
             );
         };
+        let some = |values: &[f64], f: fn(&[f64]) -> f64| (!values.is_empty()).then(|| f(values));
         row(
             &format!(
                 "throughput MB/s (median of {THROUGHPUT_RUNS}, {} MiB)",
                 THROUGHPUT_BYTES >> 20
             ),
-            serve_mbs,
-            bare_mbs,
+            Some(median(&t.serve)),
+            median(&t.bare),
+            some(&t.tmux, median),
             1,
         );
-        row("keystroke echo p50 µs", serve_p50, bare_p50, 0);
-        row("keystroke echo p99 µs", serve_p99, bare_p99, 0);
+        let p50 = |v: &[f64]| percentile(v, 50.0);
+        let p99 = |v: &[f64]| percentile(v, 99.0);
         row(
-            "RSS per idle shell cell KiB (vs idle)",
-            per_cell,
-            m.idle_server_kib as f64,
-            1,
+            "keystroke echo p50 µs",
+            Some(p50(&l.serve)),
+            p50(&l.bare),
+            some(&l.tmux, p50),
+            0,
+        );
+        row(
+            "keystroke echo p99 µs",
+            Some(p99(&l.serve)),
+            p99(&l.bare),
+            some(&l.tmux, p99),
+            0,
+        );
+        row(
+            "  tmux send-keys echo p50 µs",
+            None,
+            p50(&l.bare),
+            some(&l.tmux_send_keys, p50),
+            0,
+        );
+        row(
+            "  tmux send-keys echo p99 µs",
+            None,
+            p99(&l.bare),
+            some(&l.tmux_send_keys, p99),
+            0,
+        );
+        println!(
+            "{:<40} {per_cell:>11.1} {:>10} (idle server {} KiB: {})",
+            "RSS per idle shell cell KiB",
+            "-",
+            m.idle_server_kib,
+            ratio(per_cell, m.idle_server_kib as f64)
         );
         println!();
         println!(
-            "throughput runs MB/s: serve {:.1?}, bare PTY {:.1?}",
-            t.serve, t.bare
+            "throughput runs MB/s: serve {:.1?}, bare PTY {:.1?}, tmux {:.1?} (tmux: bytes produced)",
+            t.serve, t.bare, t.tmux
         );
+        let range = |v: &[f64]| {
+            if v.is_empty() {
+                "-".to_owned()
+            } else {
+                format!("{:.0}..{:.0}", percentile(v, 0.0), percentile(v, 100.0))
+            }
+        };
         println!(
-            "keystroke echo ({LATENCY_SAMPLES} samples after {LATENCY_WARMUP} warm-up, {} ms between keys): \
-             serve min {:.0} / max {:.0} µs, bare PTY min {:.0} / max {:.0} µs",
+            "keystroke echo ({LATENCY_SAMPLES} samples after {LATENCY_WARMUP} warm-up, {} ms between keys), \
+             min..max µs: serve {}, bare PTY {}, tmux {}, tmux send-keys {}",
             KEY_GAP.as_millis(),
-            percentile(&l.serve, 0.0),
-            percentile(&l.serve, 100.0),
-            percentile(&l.bare, 0.0),
-            percentile(&l.bare, 100.0),
+            range(&l.serve),
+            range(&l.bare),
+            range(&l.tmux),
+            range(&l.tmux_send_keys),
         );
         println!(
             "server RSS: idle {} KiB, {IDLE_CELLS} empty cells {} KiB, {IDLE_CELLS} idle shells {} KiB; \
@@ -556,6 +695,8 @@ struct Cell {
 struct Client {
     ws: Ws,
     next_id: u64,
+    /// When the last frame returned by `output_of` arrived (before its ack was sent).
+    received: Instant,
 }
 
 impl Client {
@@ -563,10 +704,17 @@ impl Client {
         let url = format!("ws://127.0.0.1:{port}/ws?token={TOKEN}");
         // TCP_NODELAY, as browsers set it: otherwise Nagle holds a keystroke back behind the
         // previous ack (~40 ms with the server's delayed ACK), which no real client suffers.
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
+        // A 16 KiB read buffer: tungstenite zeroes the whole read buffer (128 KiB by default)
+        // before every read, which would add ~10 µs of client time to every frame received.
+        let config = WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
             .await
             .context("connecting the WebSocket")?;
-        Ok(Self { ws, next_id: 1 })
+        Ok(Self {
+            ws,
+            next_id: 1,
+            received: Instant::now(),
+        })
     }
 
     /// The next frame, within the deadline.
@@ -664,6 +812,7 @@ impl Client {
             if *head != cell.uuid {
                 continue;
             }
+            self.received = Instant::now();
             let ack = json!({"jsonrpc": "2.0", "method": "ackTerminal",
                 "params": {"sessionId": cell.id, "bytes": payload.len()}});
             self.ws.send(Message::text(ack.to_string())).await?;
@@ -736,7 +885,8 @@ impl Tail {
 // The bare PTY baseline
 
 /// `sh -c SCRIPT` on a pseudo-terminal of its own, straight from portable-pty, with a
-/// watchdog that kills it after `DEADLINE` so a blocking read cannot hang the bench.
+/// watchdog that kills it after `DEADLINE` (or the deadline given) so a blocking read cannot
+/// hang the bench.
 struct BarePty {
     child: Box<dyn PtyChild + Send + Sync>,
     reader: Box<dyn Read + Send>,
@@ -748,6 +898,10 @@ struct BarePty {
 
 impl BarePty {
     fn spawn(script: &str) -> Result<Self> {
+        Self::spawn_for(script, DEADLINE)
+    }
+
+    fn spawn_for(script: &str, deadline: Duration) -> Result<Self> {
         let pair = native_pty_system().openpty(PtySize {
             rows: ROWS,
             cols: COLS,
@@ -765,7 +919,7 @@ impl BarePty {
         let (done, wait) = mpsc::channel::<()>();
         let (fire, fired) = mpsc::channel::<()>();
         std::thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(DEADLINE) {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(deadline) {
                 let _ = killer.kill();
                 let _ = fire.send(());
             }
@@ -812,6 +966,205 @@ impl Drop for BarePty {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
             let _ = self.child.wait();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tmux baseline
+
+/// A private tmux server with one 80x24 session, killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    }
+
+    /// Starts a server on a socket of its own (`-L`), without the user's configuration, whose
+    /// session runs `command` (a shell command line), without a status line.
+    fn start(command: &str) -> Result<Self> {
+        static SERVERS: AtomicUsize = AtomicUsize::new(0);
+        let tmux = Self {
+            socket: format!(
+                "idea-bench-{}-{}",
+                std::process::id(),
+                SERVERS.fetch_add(1, Ordering::SeqCst)
+            ),
+        };
+        let status = tmux
+            .command()
+            .args([
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "80",
+                "-y",
+                "24",
+            ])
+            .args(["-s", "bench", command, ";", "set", "-g", "status", "off"])
+            .status()
+            .context("starting tmux")?;
+        if !status.success() {
+            bail!("tmux new-session failed: {status}");
+        }
+        Ok(tmux)
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new("tmux");
+        command
+            .args(["-L", &self.socket])
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command
+    }
+
+    /// `tmux send-keys -l` for one byte: the way an agent manager types into a pane.
+    fn send_keys(&self, key: u8) -> Result<()> {
+        let key = char::from(key).to_string();
+        let status = self
+            .command()
+            .args(["send-keys", "-t", "bench", "-l", &key])
+            .status()?;
+        if !status.success() {
+            bail!("tmux send-keys failed: {status}");
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.command().arg("kill-server").status();
+    }
+}
+
+/// A tmux session and a client attached to it through a PTY, as a terminal emulator runs it.
+struct TmuxPane {
+    client: BarePty,
+    /// Declared after `client`: the server goes last.
+    tmux: Tmux,
+    text: ScreenText,
+    buf: Vec<u8>,
+}
+
+impl TmuxPane {
+    /// A session running `command`, with a client attached; when `ready` is not empty, it is
+    /// typed into the pane and the client waited for until it shows READY-2.
+    fn start(command: &str, ready: &str) -> Result<Self> {
+        let tmux = Tmux::start(command)?;
+        let client = BarePty::spawn_for(
+            &format!(
+                "TERM=xterm-256color exec tmux -L {} attach -t bench",
+                tmux.socket
+            ),
+            TMUX_CLIENT_DEADLINE,
+        )?;
+        let mut pane = Self {
+            client,
+            tmux,
+            text: ScreenText::default(),
+            buf: vec![0; READ_BUFFER],
+        };
+        if !ready.is_empty() {
+            pane.type_keys(format!("{ready}\r").as_bytes())?;
+        }
+        pane.wait_for_text(READY_MARKER)?;
+        Ok(pane)
+    }
+
+    /// Types `keys` into the attached client's terminal.
+    fn type_keys(&mut self, keys: &[u8]) -> Result<()> {
+        self.client.writer.write_all(keys)?;
+        self.client.writer.flush()?;
+        Ok(())
+    }
+
+    /// Reads the attached client until `marker` has been drawn.
+    fn wait_for_text(&mut self, marker: &[u8]) -> Result<()> {
+        let mut tail = Tail::new(marker);
+        let mut text = Vec::new();
+        loop {
+            text.clear();
+            let read = self.client.read(&mut self.buf)?;
+            self.text.feed(read, &mut text);
+            if tail.feed(&text) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Types the throughput command into the pane's shell; the time until its end marker is
+    /// drawn. The marker gets the run's number: tmux may draw an earlier run's again.
+    fn throughput_run(&mut self, script: &str, run: usize) -> Result<Duration> {
+        let start = Instant::now();
+        self.type_keys(format!("{script}R{run}\r").as_bytes())?;
+        let mut marker = DONE_MARKER.to_vec();
+        marker.extend_from_slice(format!("R{run}").as_bytes());
+        self.wait_for_text(&marker)?;
+        Ok(start.elapsed())
+    }
+}
+
+/// The text a terminal stream draws, without its escape sequences (tmux surrounds what it
+/// draws with cursor moves and attributes, whose letters must not count as an echo).
+#[derive(Debug, Default)]
+struct ScreenText {
+    state: Escape,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+enum Escape {
+    #[default]
+    None,
+    /// After ESC.
+    Start,
+    /// ESC, then intermediate bytes (`ESC ( B`).
+    Intermediate,
+    /// A control sequence (`ESC [`), until its final byte.
+    Csi,
+    /// A string (`ESC ]`, `ESC P`), until BEL or ST.
+    String,
+    /// ESC inside a string.
+    StringEnd,
+}
+
+impl ScreenText {
+    /// Appends the drawn text of `bytes` to `text`.
+    fn feed(&mut self, bytes: &[u8], text: &mut Vec<u8>) {
+        for &byte in bytes {
+            self.state = match (self.state, byte) {
+                (Escape::None, 0x1b) => Escape::Start,
+                (Escape::None, byte) => {
+                    if byte >= 0x20 && byte != 0x7f {
+                        text.push(byte);
+                    }
+                    Escape::None
+                }
+                (Escape::Start, b'[') => Escape::Csi,
+                (Escape::Start, b']' | b'P' | b'_' | b'^' | b'X') => Escape::String,
+                (Escape::Start | Escape::Intermediate, 0x20..=0x2f) => Escape::Intermediate,
+                (Escape::Start | Escape::Intermediate, _) => Escape::None,
+                (Escape::Csi, 0x40..=0x7e) => Escape::None,
+                (Escape::Csi, _) => Escape::Csi,
+                (Escape::String | Escape::StringEnd, 0x07) => Escape::None,
+                (Escape::String, 0x1b) => Escape::StringEnd,
+                (Escape::String, _) => Escape::String,
+                (Escape::StringEnd, b'\\') => Escape::None,
+                (Escape::StringEnd, _) => Escape::String,
+            };
         }
     }
 }

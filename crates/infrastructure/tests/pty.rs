@@ -367,6 +367,62 @@ fn writes_from_many_threads_keep_their_order_and_never_interleave() {
     assert_eq!(session.write(b"late"), Err(PtyError::Closed));
 }
 
+/// The echo of a keystroke after a quiet spell goes out at once, not after a batch interval.
+#[test]
+fn the_first_output_after_a_quiet_spell_is_not_held_back_by_batching() {
+    let config = PtyConfig {
+        batch_interval: Duration::from_secs(60),
+        ..PtyConfig::default()
+    };
+    let (on_exit, exits) = exit_channel();
+    // Silent until it is typed to: the terminal's echo of "hi" is its first output.
+    let session = PortablePtyHost::with_config(config)
+        .spawn(new_id(), &sh("read x; echo got-$x"), on_exit)
+        .unwrap();
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    thread::sleep(Duration::from_millis(200));
+    let typed = Instant::now();
+    session.write(b"hi").unwrap();
+    screen.wait_for("hi");
+    assert!(
+        typed.elapsed() < Duration::from_secs(30),
+        "the echo waited for the batch interval"
+    );
+    session.write(b"\n").unwrap();
+    assert_eq!(wait_exit(&exits).code, 0);
+    // What followed the echo within the interval came with the exit, in order.
+    assert_same_text(&screen.text(), "hi\r\ngot-hi\r\n");
+}
+
+/// Input is written on the caller's thread when it can be: a program that does not read its
+/// input yet must still not block the caller (the rest waits in the queue, in order).
+#[test]
+fn a_large_write_to_a_program_that_does_not_read_yet_returns_at_once() {
+    const MIB: usize = 1 << 20;
+    let (on_exit, exits) = exit_channel();
+    // Prints the first and last byte of each megabyte it reads.
+    let script = format!(
+        "stty raw -echo; echo READY; sleep 2; head -c {} | fold -w {MIB} | cut -c1,{MIB}",
+        2 * MIB
+    );
+    let session = host().spawn(new_id(), &sh(&script), on_exit).unwrap();
+    let screen = Screen::default();
+    screen.attach(session.as_ref());
+    // Raw mode: no carriage returns added to the output either.
+    screen.wait_for("READY\n");
+    let started = Instant::now();
+    session.write(&vec![b'a'; MIB]).unwrap();
+    session.write(&vec![b'b'; MIB]).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "a write waited for the program: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(wait_exit(&exits).code, 0);
+    assert_same_text(&screen.text(), "READY\naa\nbb\n");
+}
+
 #[test]
 fn initial_size_and_resize_are_seen_by_the_child() {
     let mut spec = sh("stty size; read x; stty size; read y");

@@ -3,28 +3,33 @@
 //! [`PortablePtyHost::spawn`] execs the program directly in a new PTY (no shell in between) and
 //! returns a [`PtySession`]. Per session:
 //!
-//! - **Output** is read by a dedicated thread and coalesced by a batcher (flush
-//!   [`PtyConfig::batch_interval`] after the first unflushed byte, or at
-//!   [`PtyConfig::batch_bytes`]), appended to a bounded scrollback and handed to every
-//!   attached sink. `attach` returns the scrollback as the replay under the same lock, so a
-//!   client sees no gap and no duplicate.
+//! - **Output** is read by a dedicated thread, which hands the first read after a quiet
+//!   [`PtyConfig::batch_interval`] (a keystroke's echo) to the sinks at once and coalesces what
+//!   follows into batches (at most one per interval, or one per [`PtyConfig::batch_bytes`]);
+//!   every batch is appended to a bounded scrollback and handed to every attached sink.
+//!   `attach` returns the scrollback as the replay under the same lock, so a client sees no
+//!   gap and no duplicate.
 //! - **Flow control** follows xterm.js's watermark/ack pattern: while a client has more than
 //!   [`PtyConfig::high_watermark`] bytes unacknowledged, reading stops (and so, through the
 //!   kernel buffer, does the child), until every client is back under
 //!   [`PtyConfig::low_watermark`]. Without clients, output only feeds the scrollback.
-//! - **Input** goes through one writer thread, so writes apply in call order, never interleaved.
+//! - **Input** is written on the caller's thread when nothing is queued ahead of it and the
+//!   PTY takes it without blocking, otherwise queued for one writer thread; either way writes
+//!   apply in call order, never interleaved, and a caller never blocks.
 //! - **Exit** is reported once, to `on_exit`, after the last output reached the sinks.
 //!   Dropping the last handle of a running session kills its process.
 //!
-//! Contract for clients: a sink runs on the session's batcher thread, outside any lock, so it
-//! must be quick (forward the bytes, don't render them) and may call back into the session
-//! (`ack`, `detach`). It may be called as soon as `attach` has registered it, possibly before
-//! the caller has dealt with the replay: a client shows the replay first and queues what its
-//! sink receives meanwhile. Acknowledge live bytes only; the replay is not counted.
+//! Contract for clients: a sink runs on the session's reader or pump thread, outside the
+//! output lock (but in order, one batch at a time), so it must be quick (forward the bytes,
+//! don't render them) and may call back into the session (`ack`, `detach`). It may be called
+//! as soon as `attach` has registered it, possibly before the caller has dealt with the
+//! replay: a client shows the replay first and queues what its sink receives meanwhile. The
+//! replay counts as delivered and unacknowledged, like live output: acknowledge both.
 //!
 //! File map: `command` (program, cwd, environment), `ring` (scrollback), `fanout` (clients and
-//! watermarks), `output` (the locked hub joining the two), `pump` (reader + batcher), `writer`
-//! (input queue), `exit` (reaping), `session` (threads and the session handle).
+//! watermarks), `output` (the locked hub joining the two), `pump` (reader + batching), `writer`
+//! (input: direct writes and the queue), `exit` (reaping), `session` (threads and the session
+//! handle).
 
 pub(crate) mod command;
 pub(crate) mod exit;
@@ -63,8 +68,6 @@ pub struct PtyConfig {
     pub batch_bytes: usize,
     /// Size of one blocking read of the PTY. 16 KiB.
     pub read_buffer_bytes: usize,
-    /// Reads queued between the reader thread and the batcher before the reader blocks. 4.
-    pub reader_queue: usize,
     /// After the child exits, how long to wait for the rest of its output before reporting
     /// the exit anyway (a background grandchild may keep the terminal open). 2 s.
     pub exit_drain_timeout: Duration,
@@ -91,7 +94,6 @@ impl Default for PtyConfig {
             batch_interval: Duration::from_millis(16),
             batch_bytes: 64 * 1024,
             read_buffer_bytes: 16 * 1024,
-            reader_queue: 4,
             exit_drain_timeout: Duration::from_secs(2),
             kill_grace: Duration::from_millis(1_500),
         }

@@ -45,8 +45,9 @@ impl OutputHub {
     /// Appends a batch to the scrollback, then hands it to every attached sink.
     ///
     /// The sinks are called after the lock is released, so a sink may call back into the
-    /// session (e.g. `ack`) without deadlocking. Only the pump publishes, so sinks still see
-    /// batches in order. The cost: a sink detached concurrently may get one last batch.
+    /// session (e.g. `ack`) without deadlocking. Every caller publishes under the pump's lock,
+    /// so sinks still see batches in order. The cost: a sink detached concurrently may get one
+    /// last batch.
     pub(crate) fn publish(&self, batch: &[u8]) {
         if batch.is_empty() {
             return;
@@ -88,7 +89,8 @@ impl OutputHub {
         self.flowing.notify_all();
     }
 
-    /// Blocks the pump while a client is too far behind, unless the child has exited.
+    /// Blocks the caller (the reader, or the flusher with a batch due) while a client is too far
+    /// behind, unless the child has exited.
     pub(crate) fn wait_while_paused(&self) {
         let state = lock(&self.state);
         let _state = self
@@ -108,9 +110,8 @@ impl OutputHub {
         lock(&self.state).total
     }
 
-    /// Whether the pump is currently held back by a slow client.
-    #[cfg(test)]
-    pub(crate) fn is_paused(&self) -> bool {
+    /// Whether output is currently held back by a slow client (never once the child exited).
+    pub(crate) fn holds_back(&self) -> bool {
         let state = lock(&self.state);
         state.fanout.is_paused() && !state.draining
     }
@@ -179,7 +180,7 @@ mod tests {
         id.store(hub.attach(sink).id, Ordering::SeqCst);
         hub.publish(&[b'x'; 50]);
         assert!(
-            !hub.is_paused(),
+            !hub.holds_back(),
             "the ack inside the sink released the pause"
         );
     }
@@ -201,9 +202,9 @@ mod tests {
         let hub = OutputHub::new(1024, 10, 5);
         hub.attach(Box::new(|_: &[u8]| {}));
         hub.publish(&[b'x'; 50]);
-        assert!(hub.is_paused());
+        assert!(hub.holds_back());
         hub.begin_drain();
-        assert!(!hub.is_paused());
+        assert!(!hub.holds_back());
         hub.wait_while_paused();
     }
 

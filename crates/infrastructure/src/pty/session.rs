@@ -1,15 +1,18 @@
 //! One live PTY: its threads and the [`TerminalSession`] handle over them.
 //!
 //! Four threads per session, each ending on its own once the child has exited:
-//! - the *reader* does blocking reads of the master and queues them (ends at EOF/EIO);
-//! - the *pump* batches them into the [`OutputHub`], then runs `on_exit` (ends last);
-//! - the *writer* applies queued input (ends when the waiter closes the queue);
+//! - the *reader* does blocking reads of the master and publishes or batches them into the
+//!   [`OutputHub`] itself (ends at EOF/EIO);
+//! - the *pump* flushes batches that fall due while the PTY is quiet, then runs `on_exit`
+//!   (ends last);
+//! - the *writer* applies input the PTY could not take at once (ends when the waiter closes
+//!   the queue);
 //! - the *waiter* reaps the child, records the exit and releases the PTY.
 
 use super::exit::{signal_name_of_exit, wait_for_exit};
 use super::output::OutputHub;
-use super::pump::{self, Batching, Event};
-use super::writer::Input;
+use super::pump::{self, Batching, ExitReporter, Pump};
+use super::writer::{Input, MasterFd};
 use super::{PtyConfig, lock, pty_size};
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
@@ -18,7 +21,6 @@ use idea_domain::terminal::{
 use portable_pty::{Child, ChildKiller, MasterPty};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
@@ -77,7 +79,11 @@ pub(crate) fn start(
             return Err(PtyError::Io(format!("{e:#}")));
         }
     };
-    let (input, write_loop) = Input::new(writer);
+    #[cfg(unix)]
+    let direct = master.as_raw_fd().and_then(MasterFd::duplicate);
+    #[cfg(not(unix))]
+    let direct = None;
+    let (input, write_loop) = Input::new(writer, direct);
     let shared = Arc::new(Shared {
         id,
         pid: child.process_id(),
@@ -95,14 +101,17 @@ pub(crate) fn start(
         signals_sent: AtomicU64::new(0),
         kill_grace: config.kill_grace,
     });
-    // Bounded: a full queue is what blocks the reader when the pump pauses (flow control).
-    let (events, received) = sync_channel(config.reader_queue.max(1));
+    let pump = Pump::new(Batching {
+        interval: config.batch_interval,
+        max_bytes: config.batch_bytes,
+        exit_drain: config.exit_drain_timeout,
+    });
 
     let read_buffer = config.read_buffer_bytes;
-    let reader_events = events.clone();
+    let (reader_pump, reader_shared) = (Arc::clone(&pump), Arc::clone(&shared));
     let started = spawn_named(&thread_name('w', id), write_loop).and_then(|()| {
         spawn_named(&thread_name('r', id), move || {
-            pump::read_loop(reader, &reader_events, read_buffer);
+            pump::read_loop(reader, &reader_pump, &reader_shared.output, read_buffer);
         })
     });
     if let Err(e) = started {
@@ -111,22 +120,18 @@ pub(crate) fn start(
     }
 
     let waiter_shared = Arc::clone(&shared);
+    let exits = pump.exit_reporter();
     if let Err(e) = spawn_named(&thread_name('x', id), move || {
-        watch_child(&waiter_shared, child.as_mut(), &events);
+        watch_child(&waiter_shared, child.as_mut(), &exits);
     }) {
         // The child went down with the closure and cannot be reaped any more; at least stop it.
         shared.kill();
         return Err(e);
     }
 
-    let batching = Batching {
-        interval: config.batch_interval,
-        max_bytes: config.batch_bytes,
-        exit_drain: config.exit_drain_timeout,
-    };
     let pump_shared = Arc::clone(&shared);
     if let Err(e) = spawn_named(&thread_name('b', id), move || {
-        run_pump(&pump_shared, &received, batching, on_exit);
+        run_pump(&pump_shared, &pump, on_exit);
     }) {
         // The waiter reaps it; `on_exit` went down with the closure, as the caller gets `Err`.
         shared.kill();
@@ -136,7 +141,7 @@ pub(crate) fn start(
 }
 
 /// Waiter thread: reap the child, then release everything that only made sense while it ran.
-fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &SyncSender<Event>) {
+fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), exits: &ExitReporter) {
     // This thread starts right after the spawn: close enough to time how long the child ran.
     let started = std::time::Instant::now();
     let mut info = wait_for_exit(child);
@@ -163,13 +168,12 @@ fn watch_child(shared: &Shared, child: &mut (dyn Child + Send + Sync), events: &
     lock(&shared.master).take();
     // Whatever output is left is bounded, so stop holding it back for slow clients.
     shared.output.begin_drain();
-    // Fails only if the pump is already gone, in which case nobody needs to know.
-    let _ = events.send(Event::Exited(info));
+    exits.exited(info);
 }
 
-/// Pump thread: batch output until the end, then report the exit after the last byte.
-fn run_pump(shared: &Shared, events: &Receiver<Event>, batching: Batching, on_exit: ExitHandler) {
-    let info = pump::run(events, &shared.output, batching)
+/// Pump thread: flush output until the end, then report the exit after the last byte.
+fn run_pump(shared: &Shared, pump: &Pump, on_exit: ExitHandler) {
+    let info = pump::run(pump, &shared.output)
         .or_else(|| lock(&shared.exit).clone())
         .unwrap_or(ExitInfo {
             code: 1,

@@ -1,12 +1,22 @@
-//! Input to the PTY: one writer thread fed by a queue.
+//! Input to the PTY: applied at once on the caller's thread when nothing is queued ahead of it,
+//! otherwise queued for one writer thread.
 //!
-//! Callers on many threads only enqueue; the single thread applies the writes one after
-//! another, each with `write_all`, so writes keep their call order and never interleave, and a
-//! caller never blocks on a child that is not reading its input.
+//! The direct path is what a keystroke takes: it saves waking a thread, which on a loaded
+//! machine is most of the cost of an echo. It switches the master to non-blocking for that one
+//! write, so a caller never blocks on a child that is not reading its input (the caller may be
+//! an async runtime's thread); whatever the PTY does not take at once is queued. The writer
+//! thread applies queued writes one after another with blocking `write_all`. One lock orders
+//! the callers, and the direct path is only taken once every queued write has been applied, so
+//! writes keep their call order and never interleave, whichever path applies them.
+//!
+//! The master's non-blocking flag is shared by every descriptor of it, the reader's too: a
+//! read that starts while it is set may fail with `WouldBlock`, which the reader retries.
+//!
+//! Input queued for a program that does not read it is bounded ([`MAX_PENDING_INPUT`]).
 
 use super::lock;
 use idea_domain::terminal::PtyError;
-use std::io::Write;
+use std::io::{self, ErrorKind, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -17,129 +27,283 @@ pub(crate) const MAX_PENDING_INPUT: usize = 4 << 20;
 
 type PtyWriter = Box<dyn Write + Send>;
 
-/// The sending half of the input queue; closed when the child exits.
+/// The sending side of the input; closed when the child exits.
 #[derive(Debug)]
 pub(crate) struct Input {
-    queue: Mutex<Option<Sender<Vec<u8>>>>,
-    /// Bytes queued and not yet written.
+    state: Mutex<State>,
+    writer: Arc<SharedWriter>,
+    /// Bytes queued for the writer thread and not yet written.
     pending: Arc<AtomicUsize>,
-    spent: Arc<SpentWriter>,
+}
+
+#[derive(Debug)]
+struct State {
+    queue: Option<Sender<Vec<u8>>>,
+    /// For the direct path; `None` where writes cannot be made non-blocking.
+    master: Option<MasterFd>,
 }
 
 impl Input {
-    /// A queue and the loop that drains it into `writer`; run the loop on its own thread.
-    pub(crate) fn new(writer: PtyWriter) -> (Self, impl FnOnce() + Send + 'static) {
+    /// An input writing to `writer`, directly when `master` (a descriptor of the same PTY
+    /// master) is given, and the loop that applies queued writes; run the loop on its own
+    /// thread.
+    pub(crate) fn new(
+        writer: PtyWriter,
+        master: Option<MasterFd>,
+    ) -> (Self, impl FnOnce() + Send + 'static) {
         let (tx, rx) = channel();
-        let spent = Arc::new(SpentWriter::default());
+        let writer = Arc::new(SharedWriter::new(writer));
         let pending = Arc::new(AtomicUsize::new(0));
-        let written = Arc::clone(&pending);
         let input = Self {
-            queue: Mutex::new(Some(tx)),
-            pending,
-            spent: Arc::clone(&spent),
+            state: Mutex::new(State {
+                queue: Some(tx),
+                master,
+            }),
+            writer: Arc::clone(&writer),
+            pending: Arc::clone(&pending),
         };
         let run = move || {
-            let mut writer = writer;
-            write_loop(&mut writer, &rx, &written);
-            spent.park(writer);
+            write_loop(&writer, &rx, &pending);
+            writer.loop_ended();
         };
         (input, run)
     }
 
-    /// Enqueues `bytes`.
+    /// Writes `bytes` now if the PTY takes them without blocking, queues them (or what is
+    /// left of them) otherwise.
     ///
     /// # Errors
-    /// [`PtyError::Closed`] once the child has exited or the PTY refused a write.
+    /// [`PtyError::Closed`] once the child has exited or the PTY refused a write;
+    /// [`PtyError::InputFull`] (nothing written) when `bytes` might not fit in the queue.
     pub(crate) fn send(&self, bytes: &[u8]) -> Result<(), PtyError> {
-        // The lock orders concurrent callers: their writes are queued, hence applied, in the
-        // order they took it.
-        let queue = lock(&self.queue);
-        let tx = queue.as_ref().ok_or(PtyError::Closed)?;
+        // The lock orders concurrent callers: their writes are applied in the order they took it.
+        let mut state = lock(&self.state);
+        if state.queue.is_none() {
+            return Err(PtyError::Closed);
+        }
         if bytes.is_empty() {
             return Ok(());
         }
+        // Checked before anything is written, so a refused write is not half applied.
         let pending = self.pending.load(Ordering::SeqCst);
         if pending + bytes.len() > MAX_PENDING_INPUT {
             return Err(PtyError::InputFull { pending });
         }
-        self.pending.fetch_add(bytes.len(), Ordering::SeqCst);
-        tx.send(bytes.to_vec()).map_err(|_| PtyError::Closed)
+        let mut rest = bytes;
+        if pending == 0
+            && let Some(master) = &state.master
+        {
+            match self.writer.write_now(master, bytes) {
+                Ok(written) => rest = &bytes[written..],
+                Err(_) => {
+                    // The slave side is gone, as the writer thread would have found out.
+                    state.queue = None;
+                    state.master = None;
+                    return Err(PtyError::Closed);
+                }
+            }
+            if rest.is_empty() {
+                return Ok(());
+            }
+        }
+        let queue = state.queue.as_ref().ok_or(PtyError::Closed)?;
+        self.pending.fetch_add(rest.len(), Ordering::SeqCst);
+        queue.send(rest.to_vec()).map_err(|_| {
+            self.pending.fetch_sub(rest.len(), Ordering::SeqCst);
+            PtyError::Closed
+        })
     }
 
     /// Refuses further writes; the writer thread ends once the queue is drained.
     pub(crate) fn close(&self) {
-        lock(&self.queue).take();
+        let mut state = lock(&self.state);
+        state.queue = None;
+        state.master = None;
     }
 
-    /// The output has been drained: the PTY writer may now be dropped (see [`SpentWriter`]).
+    /// The output has been drained: the PTY writer may now be dropped (see [`SharedWriter`]).
     pub(crate) fn output_drained(&self) {
-        self.spent.release();
+        self.writer.output_drained();
     }
 }
 
-fn write_loop(writer: &mut PtyWriter, queue: &Receiver<Vec<u8>>, pending: &AtomicUsize) {
+fn write_loop(writer: &SharedWriter, queue: &Receiver<Vec<u8>>, pending: &AtomicUsize) {
     for bytes in queue {
-        pending.fetch_sub(bytes.len(), Ordering::SeqCst);
         // A failed write means the slave side is gone; returning drops the receiver, which
-        // turns every later `send` into `Closed`.
-        if writer
-            .write_all(&bytes)
-            .and_then(|()| writer.flush())
-            .is_err()
-        {
+        // turns every later queued `send` into `Closed` (and `pending` stays above zero, so no
+        // direct write is attempted either).
+        if writer.write_all(&bytes).is_err() {
             return;
         }
+        // Only once written: a direct write must not overtake this one.
+        pending.fetch_sub(bytes.len(), Ordering::SeqCst);
     }
 }
 
-/// Holds the PTY writer once input is closed, until the output has been drained.
+/// The PTY writer, used by both paths, and kept until the output has been drained.
 ///
 /// portable-pty's writer types a newline and end-of-file into the terminal when dropped; while
 /// the reader still runs, the terminal's echo of that newline would reach clients as a stray
-/// line after the program's last output. So the writer is dropped only after the pump is done.
-#[derive(Default)]
-struct SpentWriter {
-    /// The parked writer, and whether the output is drained (then nothing is parked).
-    state: Mutex<(Option<PtyWriter>, bool)>,
+/// line after the program's last output. So the writer is dropped only once the writer thread
+/// has ended *and* the pump is done.
+struct SharedWriter {
+    state: Mutex<WriterState>,
 }
 
-impl std::fmt::Debug for SpentWriter {
+struct WriterState {
+    writer: Option<PtyWriter>,
+    loop_ended: bool,
+    drained: bool,
+}
+
+impl std::fmt::Debug for SharedWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = lock(&self.state);
-        f.debug_struct("SpentWriter")
-            .field("parked", &state.0.is_some())
-            .field("drained", &state.1)
+        f.debug_struct("SharedWriter")
+            .field("open", &state.writer.is_some())
+            .field("loop_ended", &state.loop_ended)
+            .field("drained", &state.drained)
             .finish()
     }
 }
 
-impl SpentWriter {
-    fn park(&self, writer: PtyWriter) {
-        let mut state = lock(&self.state);
-        if state.1 {
-            drop(state);
-            drop(writer);
-        } else {
-            state.0 = Some(writer);
+impl SharedWriter {
+    fn new(writer: PtyWriter) -> Self {
+        Self {
+            state: Mutex::new(WriterState {
+                writer: Some(writer),
+                loop_ended: false,
+                drained: false,
+            }),
         }
     }
 
-    fn release(&self) {
-        let parked = {
+    /// The writer thread's blocking write.
+    fn write_all(&self, bytes: &[u8]) -> io::Result<()> {
+        let mut state = lock(&self.state);
+        let writer = state.writer.as_mut().ok_or(ErrorKind::BrokenPipe)?;
+        writer.write_all(bytes).and_then(|()| writer.flush())
+    }
+
+    /// Writes as much of `bytes` as the PTY takes without blocking; returns how much that was.
+    #[cfg(unix)]
+    fn write_now(&self, master: &MasterFd, bytes: &[u8]) -> io::Result<usize> {
+        let mut state = lock(&self.state);
+        let writer = state.writer.as_mut().ok_or(ErrorKind::BrokenPipe)?;
+        let _nonblocking = master.nonblocking()?;
+        let mut written = 0;
+        while written < bytes.len() {
+            match writer.write(&bytes[written..]) {
+                Ok(0) => break,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        match writer.flush() {
+            Err(e) if e.kind() != ErrorKind::WouldBlock => Err(e),
+            _ => Ok(written),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn write_now(&self, master: &MasterFd, _: &[u8]) -> io::Result<usize> {
+        match *master {}
+    }
+
+    fn loop_ended(&self) {
+        let spent = {
             let mut state = lock(&self.state);
-            state.1 = true;
-            state.0.take()
+            state.loop_ended = true;
+            if state.drained {
+                state.writer.take()
+            } else {
+                None
+            }
         };
-        drop(parked);
+        drop(spent);
+    }
+
+    fn output_drained(&self) {
+        let spent = {
+            let mut state = lock(&self.state);
+            state.drained = true;
+            if state.loop_ended {
+                state.writer.take()
+            } else {
+                None
+            }
+        };
+        drop(spent);
     }
 }
+
+/// A descriptor of the PTY master of our own (a duplicate, closed on drop), to switch the
+/// master to non-blocking around a direct write. Always valid while held, unlike the
+/// master's own descriptor, which goes when the child exits.
+#[cfg(unix)]
+#[derive(Debug)]
+pub(crate) struct MasterFd {
+    fd: std::os::fd::RawFd,
+    /// The file status flags without `O_NONBLOCK`, as they are between direct writes.
+    flags: nix::fcntl::OFlag,
+}
+
+#[cfg(unix)]
+impl MasterFd {
+    /// Duplicates `fd` (close-on-exec, so no program started later inherits it); `None` (no
+    /// direct writes) if that fails.
+    pub(crate) fn duplicate(fd: std::os::fd::RawFd) -> Option<Self> {
+        use nix::fcntl::{FcntlArg, OFlag, fcntl};
+        let mut master = Self {
+            fd: fcntl(fd, FcntlArg::F_DUPFD_CLOEXEC(0)).ok()?,
+            flags: OFlag::empty(),
+        };
+        // On failure, `master` closes the duplicate.
+        let flags = fcntl(master.fd, FcntlArg::F_GETFL).ok()?;
+        master.flags = OFlag::from_bits_truncate(flags) - OFlag::O_NONBLOCK;
+        Some(master)
+    }
+
+    /// Sets `O_NONBLOCK` until the guard is dropped.
+    fn nonblocking(&self) -> io::Result<NonBlocking<'_>> {
+        use nix::fcntl::{FcntlArg, OFlag, fcntl};
+        fcntl(self.fd, FcntlArg::F_SETFL(self.flags | OFlag::O_NONBLOCK))
+            .map_err(io::Error::from)?;
+        Ok(NonBlocking(self))
+    }
+}
+
+#[cfg(unix)]
+impl Drop for MasterFd {
+    fn drop(&mut self) {
+        let _ = nix::unistd::close(self.fd);
+    }
+}
+
+/// Restores blocking writes (and reads) on drop.
+#[cfg(unix)]
+struct NonBlocking<'a>(&'a MasterFd);
+
+#[cfg(unix)]
+impl Drop for NonBlocking<'_> {
+    fn drop(&mut self) {
+        use nix::fcntl::{FcntlArg, fcntl};
+        // Cannot fail for a valid descriptor with valid flags; the reader copes either way.
+        let _ = fcntl(self.0.fd, FcntlArg::F_SETFL(self.0.flags));
+    }
+}
+
+/// Elsewhere, every write goes through the writer thread.
+#[cfg(not(unix))]
+#[derive(Debug)]
+pub(crate) enum MasterFd {}
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use std::io;
-    use std::sync::Arc;
     use std::thread;
 
     /// A writer that records what it is given, one `write` call at a time.
@@ -172,7 +336,7 @@ mod tests {
     #[test]
     fn concurrent_writes_keep_per_thread_order_and_never_interleave() {
         let recorder = Recorder::default();
-        let (input, run) = Input::new(Box::new(recorder.clone()));
+        let (input, run) = Input::new(Box::new(recorder.clone()), None);
         let writer = thread::spawn(run);
         let input = Arc::new(input);
         let senders: Vec<_> = (0..8)
@@ -191,12 +355,17 @@ mod tests {
         input.close();
         writer.join().unwrap();
         let text = String::from_utf8(recorder.0.lock().unwrap().clone()).unwrap();
-        let mut last = [None::<u32>; 8];
+        assert_lines_in_order(&text, 8, 1_600);
+    }
+
+    /// Every line `t<thread> <seq>` appears whole, each thread's in increasing order.
+    fn assert_lines_in_order(text: &str, threads: usize, total: usize) {
+        let mut last = vec![None::<u32>; threads];
         let mut lines = 0;
         for line in text.lines() {
             let (t, seq) = line.split_once(' ').unwrap();
             let t: usize = t.trim_start_matches('t').parse().unwrap();
-            let seq: u32 = seq.parse().unwrap();
+            let seq: u32 = seq.trim_end().parse().unwrap();
             assert!(
                 last[t].is_none_or(|prev| prev < seq),
                 "thread {t} out of order"
@@ -204,12 +373,12 @@ mod tests {
             last[t] = Some(seq);
             lines += 1;
         }
-        assert_eq!(lines, 1_600);
+        assert_eq!(lines, total);
     }
 
     #[test]
     fn send_after_close_is_closed() {
-        let (input, run) = Input::new(Box::new(Recorder::default()));
+        let (input, run) = Input::new(Box::new(Recorder::default()), None);
         let writer = thread::spawn(run);
         input.send(b"ok").unwrap();
         input.close();
@@ -240,7 +409,7 @@ mod tests {
     fn the_writer_is_dropped_only_once_the_output_is_drained() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let dropped = Arc::new(AtomicBool::new(false));
-        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))));
+        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))), None);
         input.close();
         run();
         assert!(
@@ -252,7 +421,7 @@ mod tests {
 
         // Drained first: the writer goes as soon as the loop ends.
         let dropped = Arc::new(AtomicBool::new(false));
-        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))));
+        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))), None);
         input.output_drained();
         input.close();
         run();
@@ -261,9 +430,137 @@ mod tests {
 
     #[test]
     fn a_failed_write_closes_the_input() {
-        let (input, run) = Input::new(Box::new(Broken));
+        let (input, run) = Input::new(Box::new(Broken), None);
         input.send(b"lost").unwrap();
         run();
         assert_eq!(input.send(b"more"), Err(PtyError::Closed));
+    }
+
+    /// A pipe standing in for the PTY master: its write end, with the descriptor for the
+    /// direct path, and its read end.
+    #[cfg(unix)]
+    fn pipe() -> (PtyWriter, Option<MasterFd>, std::fs::File) {
+        use std::os::fd::AsRawFd;
+        let (read, write) = nix::unistd::pipe().unwrap();
+        let master = MasterFd::duplicate(write.as_raw_fd());
+        assert!(master.is_some());
+        (Box::new(std::fs::File::from(write)), master, read.into())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_duplicate_descriptor_is_not_inherited_by_programs_started_later() {
+        use nix::fcntl::{FcntlArg, FdFlag, fcntl};
+        let (_writer, master, _read) = pipe();
+        let master = master.unwrap();
+        let flags = FdFlag::from_bits_truncate(fcntl(master.fd, FcntlArg::F_GETFD).unwrap());
+        assert!(flags.contains(FdFlag::FD_CLOEXEC));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_nothing_is_queued_ahead_of_goes_out_at_once() {
+        use std::io::Read;
+        let (writer, master, mut read) = pipe();
+        // No writer thread at all: the bytes can only have gone the direct way.
+        let (input, _run) = Input::new(writer, master);
+        input.send(b"key").unwrap();
+        let mut buf = [0; 3];
+        read.read_exact(&mut buf).unwrap();
+        assert_eq!(&buf, b"key");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_the_pty_cannot_take_now_is_queued_in_order_without_blocking_the_caller() {
+        use std::io::Read;
+        let (writer, master, mut read) = pipe();
+        let (input, run) = Input::new(writer, master);
+        let writer = thread::spawn(run);
+        // Far more than a pipe buffer, with nobody reading yet: `send` must still return.
+        let big: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+        input.send(&big).unwrap();
+        input.send(b"after").unwrap();
+        let mut got = vec![0; big.len() + 5];
+        read.read_exact(&mut got).unwrap();
+        assert_eq!(&got[..big.len()], &big[..]);
+        assert_eq!(&got[big.len()..], b"after");
+        // Once the queue has been applied, writes go the direct way again.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while input.pending.load(Ordering::SeqCst) > 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the queue never drained"
+            );
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
+        input.send(b"direct").unwrap();
+        let mut buf = [0; 6];
+        read.read_exact(&mut buf).unwrap();
+        assert_eq!(&buf, b"direct");
+        input.close();
+        writer.join().unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn input_a_program_does_not_read_is_bounded_and_a_refused_write_writes_nothing() {
+        let (writer, master, read) = pipe();
+        let (input, run) = Input::new(writer, master);
+        let writer = thread::spawn(run);
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..4 {
+            input.send(&chunk).unwrap();
+        }
+        let pending = input.pending.load(Ordering::SeqCst);
+        assert!(pending > 0 && pending <= MAX_PENDING_INPUT);
+        assert_eq!(
+            input.send(&chunk),
+            Err(PtyError::InputFull { pending }),
+            "over the bound"
+        );
+        assert_eq!(input.pending.load(Ordering::SeqCst), pending);
+        // Nobody will read: closing the pipe fails the blocked write and ends the thread.
+        drop(read);
+        input.close();
+        writer.join().unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn both_paths_together_keep_every_callers_order() {
+        use std::io::Read;
+        let (writer, master, mut read) = pipe();
+        let (input, run) = Input::new(writer, master);
+        let writer = thread::spawn(run);
+        let reader = thread::spawn(move || {
+            let mut all = Vec::new();
+            read.read_to_end(&mut all).unwrap();
+            all
+        });
+        let input = Arc::new(input);
+        let senders: Vec<_> = (0..4)
+            .map(|t| {
+                let input = Arc::clone(&input);
+                thread::spawn(move || {
+                    for seq in 0..2_000 {
+                        // Some lines long enough to fill the pipe now and then.
+                        let pad = if seq % 100 == 0 { 30_000 } else { 0 };
+                        let line = format!("t{t} {seq:05}{}\n", " ".repeat(pad));
+                        input.send(line.as_bytes()).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for sender in senders {
+            sender.join().unwrap();
+        }
+        input.close();
+        writer.join().unwrap();
+        // Dropping the input and the writer closes the pipe, ending the reader.
+        input.output_drained();
+        drop(input);
+        let text = String::from_utf8(reader.join().unwrap()).unwrap();
+        assert_lines_in_order(&text, 4, 8_000);
     }
 }
