@@ -1,8 +1,10 @@
 //! The composition root: builds every adapter once and hands them to the use cases.
 
+use crate::logging::LOG_ENV;
 use idea_application::project;
 use idea_application::{AppError, AppResult, Deps, Ports};
 use idea_domain::ProjectPath;
+use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::ProfileCatalog;
 use idea_infrastructure::cli_homes::FsCliHomes;
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
@@ -39,6 +41,32 @@ pub fn login_shell() -> String {
         .ok()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "/bin/sh".to_owned())
+}
+
+/// Variables the `idea mcp-server` bridge needs to find the owner's socket and the user's
+/// files, handed to it explicitly: some CLIs (Codex) start MCP servers with a bare environment.
+const BRIDGE_ENV: &[&str] = &[
+    "HOME",
+    "XDG_RUNTIME_DIR",
+    "TMPDIR",
+    "IDEA_USER_DIR",
+    LOG_ENV,
+];
+
+/// How agents' CLIs start this very executable as their MCP server; `None` when the
+/// executable cannot be located (agents then get the file-drop route).
+pub fn mcp_bridge() -> Option<McpBridge> {
+    let program = std::env::current_exe()
+        .inspect_err(|e| tracing::warn!(error = %e, "no path to idea: agents get no MCP server"))
+        .ok()?;
+    let env = BRIDGE_ENV
+        .iter()
+        .filter_map(|var| {
+            let value = std::env::var(var).ok().filter(|v| !v.is_empty())?;
+            Some(((*var).to_owned(), value))
+        })
+        .collect();
+    Some(McpBridge { program, env })
 }
 
 /// The merged profile catalogue (built-ins + `~/.ideai/profiles.json`).
@@ -95,6 +123,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         cli_homes: Arc::new(cli_homes()),
         turns: Arc::new(ProcessTurnRunner::default()),
         login_shell: login_shell(),
+        mcp_bridge: mcp_bridge(),
     }));
     Ok(OpenProject { path, deps, events })
 }

@@ -7,11 +7,14 @@
 //! Each CLI, for a user who set it up but never ran it in this project:
 //! - reaches its input prompt with no dialog (checked on a screen model of the terminal);
 //! - stopped before its first prompt and launched again, reaches it again;
-//! - sends the composed convention file to the model (the fake server's request log);
+//! - sends the composed convention file to the model (the fake server's request log), with
+//!   IdeA's MCP tools among the tools it offers;
 //! - stopped after a first exchange and launched again, resumes the same conversation (the
 //!   earlier turn is in the next request).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "realcli/process.rs"]
+mod process;
 #[path = "realcli/rig.rs"]
 mod rig;
 #[path = "realcli/wire.rs"]
@@ -34,6 +37,9 @@ const CLAUDE: Cli = Cli {
         "Not logged in",
     ],
     resume_failures: &["No conversation found", "already in use"],
+    // Claude Code defers MCP tools: the model gets their names only.
+    idea_tool: Some("mcp__idea__idea_list_profiles"),
+    mcp_in_cells: true,
 };
 
 const CODEX: Cli = Cli {
@@ -48,6 +54,9 @@ const CODEX: Cli = Cli {
         "Use session directory",
     ],
     resume_failures: &["No saved session found"],
+    // Codex 0.171.0 defers MCP tools behind `tool_search` without naming them.
+    idea_tool: None,
+    mcp_in_cells: true,
 };
 
 const GEMINI: Cli = Cli {
@@ -60,6 +69,9 @@ const GEMINI: Cli = Cli {
         "Enter Gemini API Key",
     ],
     resume_failures: &["Error resuming session", "No previous sessions"],
+    // Gemini sends whole function declarations.
+    idea_tool: Some("List the runtime profiles an agent can run with"),
+    mcp_in_cells: true,
 };
 
 /// One CLI through the whole story of the issue: first launch, stop before the first prompt,
@@ -85,6 +97,15 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
         &[&marker, "alpha-one"],
     );
     rig.wait_screen(&second_id, "FAKE-MODEL-REPLY");
+    // The CLI started `idea mcp-server` from the configuration IdeA wrote, and the model is
+    // offered IdeA's tools. (Asked once the first exchange is done: Claude Code connects its
+    // MCP servers while its prompt is already up.)
+    if cli.mcp_in_cells {
+        rig.wait_bridge_connected(&cell.agent_id);
+    }
+    if let Some(tool) = cli.idea_tool {
+        rig.ask(&second_id, "tools gamma-three", &["gamma-three", tool]);
+    }
     let exit = rig.stop(&second_id);
     assert_eq!(exit["stopped"], true, "{exit}");
 

@@ -3,6 +3,7 @@
 use crate::orchestrator::RequestRegistry;
 use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
+use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::{
     CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore, TurnRunner,
 };
@@ -22,6 +23,9 @@ pub struct Ports {
     pub turns: Arc<dyn TurnRunner>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
+    /// How agents' CLIs start `idea mcp-server`; `None` where there is no `idea` executable
+    /// to point them at (agents then get the file-drop route).
+    pub mcp_bridge: Option<McpBridge>,
 }
 
 /// Ports plus the project's in-memory state (live sessions, requests, the state lock). The ports are

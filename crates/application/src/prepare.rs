@@ -7,6 +7,7 @@ use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::invocation::seed_plan;
+use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, Route, mcp_handoff, orchestration_text};
 use idea_domain::profile::AgentProfile;
 use std::path::Path;
 
@@ -40,7 +41,42 @@ pub(crate) fn trust_handed_folders(deps: &Deps, start: &AgentStart<'_>) {
     }
 }
 
-/// Seeds the run dir's per-CLI files and writes the composed context to `context_file`.
+/// How the agent reaches the other agents: IdeA's MCP server written into its CLI's own
+/// configuration (files written here; the returned arguments go right after the program, the
+/// variables on top of the CLI's), or, for a CLI without MCP, request files. Also the
+/// convention file's text about that route.
+///
+/// # Errors
+/// Store errors (writing the CLI's MCP configuration into the run dir).
+pub(crate) fn hand_mcp_server(
+    deps: &Deps,
+    start: &AgentStart<'_>,
+) -> AppResult<(McpHandoff, String)> {
+    let profile = start.profile;
+    let style = profile.mcp.as_ref().filter(|_| !profile.via_shell);
+    let (Some(style), Some(bridge)) = (style, deps.mcp_bridge.as_ref()) else {
+        let folder = start.agent.name.slug();
+        let route = Route::FileDrop {
+            project_root: start.project_root,
+            folder: &folder,
+        };
+        return Ok((McpHandoff::default(), orchestration_text(route)));
+    };
+    let requester = start.agent.agent_id.to_string();
+    let command = BridgeCommand {
+        bridge,
+        project_root: start.project_root,
+        requester: &requester,
+    };
+    let handoff = mcp_handoff(style, &command, start.cwd);
+    for (path, content) in &handoff.files {
+        deps.store.write_generated(path, content)?;
+    }
+    Ok((handoff, orchestration_text(Route::Mcp)))
+}
+
+/// Seeds the run dir's per-CLI files and writes the composed context to `context_file`, with
+/// `orchestration` (see [`hand_mcp_server`]) as its section on the other agents.
 ///
 /// # Errors
 /// `INVALID_PROFILE` (a seed file outside the run dir), store errors.
@@ -48,6 +84,7 @@ pub(crate) fn write_context_files(
     deps: &Deps,
     start: &AgentStart<'_>,
     context_file: Option<&Path>,
+    orchestration: &str,
 ) -> AppResult<()> {
     let (seeds, refused) = seed_plan(start.profile, start.project_root, start.run_dir);
     if let Some(path) = refused.first() {
@@ -72,7 +109,7 @@ pub(crate) fn write_context_files(
         agent_name: start.agent.name.as_str(),
         project_root: root,
         run_dir: (start.cwd != root).then_some(start.run_dir),
-        orchestration: None,
+        orchestration: Some(orchestration),
         project_context: project_context.as_deref(),
         persona: &persona,
         skills: &[],

@@ -9,6 +9,7 @@ pub mod ids;
 pub mod invocation;
 pub mod layout;
 pub mod manifest;
+pub mod mcp_handoff;
 pub mod memory;
 pub mod orchestrator;
 pub mod placeholders;

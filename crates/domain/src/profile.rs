@@ -69,7 +69,7 @@ pub struct SessionStrategy {
     pub resume_args: Vec<String>,
 }
 
-/// How to hand a CLI IdeA's MCP server (filled in by the orchestration issue).
+/// How to hand a CLI IdeA's MCP server (`mcp_handoff`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
@@ -78,8 +78,17 @@ pub enum McpStyle {
     ConfigFileFlag { flag: String },
     /// `-c mcp_servers.idea.*=…` config overrides (Codex).
     ConfigOverrides,
-    /// A settings file at `path` (relative to the cwd) holding `mcpServers` (Gemini).
-    SettingsFile { path: String },
+    /// A settings file at `path` (relative to the cwd) holding `mcpServers` (Gemini). With
+    /// `env`, the CLI is pointed at the file by that variable instead of finding it by its
+    /// place (Gemini CLI: `GEMINI_CLI_SYSTEM_SETTINGS_PATH`, as its interactive mode loses a
+    /// resumed chat's history when the cwd holds a `.gemini/settings.json`).
+    SettingsFile {
+        path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        env: Option<String>,
+    },
+    /// An OpenCode config file at `path` (relative to the cwd) holding `mcp` (`opencode.json`).
+    OpencodeConfig { path: String },
 }
 
 /// A CLI's JSON mode, used to run one turn non-interactively (orchestration, structured cells).

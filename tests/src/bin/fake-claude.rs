@@ -7,15 +7,18 @@
 //! (`error: unknown option '--x'`, exit 1), a `--session-id` already used, a `--resume` of a
 //! conversation it never saved, and waits up to 3 s for piped stdin, appending it to the
 //! prompt. Conversations and knobs (`FAKE_CLI_STATE`, `FAKE_CLI_DELAY_MS`, `FAKE_CLI_FAIL=429`,
-//! `FAKE_CLI_TOOL`): see `idea_e2e::fake_cli`.
+//! `FAKE_CLI_TOOL`, `ask <agent>: <message>` prompts that call IdeA's MCP server for real): see
+//! `idea_e2e::fake_cli`.
 
 use idea_e2e::fake_cli::args::{ArgError, Arity, Parsed, Spec, parse};
 use idea_e2e::fake_cli::claude::{self as events, Ending};
+use idea_e2e::fake_cli::mcp::{AskPrompt, ServerSpec, call_tool};
 use idea_e2e::fake_cli::{
     Conversation, Knobs, answer, emit, new_id, read_piped_stdin, record_call, stdin_is_piped,
     tokens, tool_output,
 };
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 const SPECS: &[Spec] = &[
@@ -184,9 +187,9 @@ fn check(args: &Parsed) -> Result<(Format, String), String> {
     Ok((format, prompt))
 }
 
-/// The MCP servers named in the `--mcp-config` files (or inline JSON).
-fn mcp_servers(args: &Parsed) -> Result<Vec<String>, String> {
-    let mut names = Vec::new();
+/// The MCP servers of the `--mcp-config` files (or inline JSON), by name.
+fn mcp_servers(args: &Parsed) -> Result<BTreeMap<String, ServerSpec>, String> {
+    let mut servers = BTreeMap::new();
     for config in args.values("--mcp-config") {
         let text = if config.trim_start().starts_with('{') {
             config.clone()
@@ -197,11 +200,74 @@ fn mcp_servers(args: &Parsed) -> Result<Vec<String>, String> {
         };
         let json: Value = serde_json::from_str(&text)
             .map_err(|e| format!("Error: Invalid MCP configuration: {e}"))?;
-        if let Some(servers) = json.get("mcpServers").and_then(Value::as_object) {
-            names.extend(servers.keys().cloned());
+        let Some(entries) = json.get("mcpServers").and_then(Value::as_object) else {
+            continue;
+        };
+        for (name, server) in entries {
+            let strings = |key: &str| -> Vec<String> {
+                server[key]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            };
+            let env = server["env"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                .collect();
+            let spec = ServerSpec {
+                command: server["command"].as_str().unwrap_or_default().to_owned(),
+                args: strings("args"),
+                env,
+                // Claude Code starts stdio servers with its own environment plus `env`.
+                inherited: None,
+            };
+            servers.insert(name.clone(), spec);
         }
     }
-    Ok(names)
+    Ok(servers)
+}
+
+/// Whether `--allowedTools` lets `tool` of server `idea` run without a prompt (`mcp__idea`
+/// allows every tool of the server).
+fn allowed(args: &Parsed, tool: &str) -> bool {
+    let full = format!("mcp__idea__{tool}");
+    args.values("--allowedTools")
+        .iter()
+        .flat_map(|v| v.split([',', ' ']))
+        .any(|rule| rule == "mcp__idea" || rule == full)
+}
+
+/// A real `idea_ask_agent` call for an `ask <agent>: <message>` prompt: the tool-use and
+/// tool-result events, and the text the turn ends with.
+fn ask_through_mcp(
+    args: &Parsed,
+    servers: &BTreeMap<String, ServerSpec>,
+    ask: &AskPrompt,
+    format: Format,
+    session_id: &str,
+    input: u64,
+) -> String {
+    let tool = "idea_ask_agent";
+    let message_id = format!("msg_fake_{}", &new_id()[..8]);
+    let tool_id = format!("toolu_fake_{}", &new_id()[..8]);
+    let name = format!("mcp__idea__{tool}");
+    let block = events::tool_use_block(&tool_id, &name);
+    format.event(&events::assistant(session_id, &message_id, block, input));
+    let outcome = match servers.get("idea") {
+        None => Err(format!("No such tool available: {name}")),
+        // What Claude Code answers the model when a tool needs a permission nobody can give.
+        Some(_) if !allowed(args, tool) => Err(format!(
+            "Claude requested permissions to use {name}, but you haven't granted it yet."
+        )),
+        Some(server) => call_tool(server, tool, ask.arguments()),
+    };
+    let output = outcome.unwrap_or_else(|e| format!("tool error: {e}"));
+    format.event(&events::tool_result(session_id, &tool_id, &output));
+    ask.answer(&output)
 }
 
 fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
@@ -209,6 +275,7 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
         Ok(servers) => servers,
         Err(message) => return fail(&message),
     };
+    let server_names: Vec<String> = servers.keys().cloned().collect();
     let session_id = match (args.value("--session-id"), args.value("--resume")) {
         (_, Some(id)) => {
             if !Conversation::new("claude", id).exists() {
@@ -236,7 +303,7 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
         .map(str::to_owned)
         .to_vec();
     tools.extend(knobs.tool.iter().map(|t| format!("mcp__idea__{t}")));
-    format.event(&events::init(&session_id, &tools, &servers));
+    format.event(&events::init(&session_id, &tools, &server_names));
     knobs.wait();
     let input = tokens(prompt);
     if knobs.fail_429 {
@@ -277,7 +344,13 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
         ));
         num_turns = 2;
     }
-    let text = answer(prompt);
+    let text = match AskPrompt::parse(prompt) {
+        Some(ask) => {
+            num_turns += 1;
+            ask_through_mcp(args, &servers, &ask, format, &session_id, input)
+        }
+        None => answer(prompt),
+    };
     let message_id = format!("msg_fake_{}", &new_id()[..8]);
     let block = events::text_block(&text);
     format.event(&events::assistant(&session_id, &message_id, block, input));

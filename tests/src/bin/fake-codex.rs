@@ -7,13 +7,17 @@
 //! never saved, refuses an unknown option the way clap does (exit 2), and on a new thread reads
 //! a piped stdin to its end ("Reading additional input from stdin..."), appending it to the
 //! prompt. Conversations and knobs (`FAKE_CLI_STATE`, `FAKE_CLI_DELAY_MS`, `FAKE_CLI_FAIL=429`,
-//! `FAKE_CLI_TOOL`): see `idea_e2e::fake_cli`.
+//! `FAKE_CLI_TOOL`, `ask <agent>: <message>` prompts that call IdeA's MCP server for real, with
+//! the server from `-c mcp_servers.idea.*` given before or after `exec`): see
+//! `idea_e2e::fake_cli`.
 
 use idea_e2e::fake_cli::args::{ArgError, Arity, Parsed, Spec, parse};
 use idea_e2e::fake_cli::codex as events;
+use idea_e2e::fake_cli::mcp::{AskPrompt, CODEX_INHERITED_ENV, ServerSpec, call_tool};
 use idea_e2e::fake_cli::{
     Conversation, Knobs, answer, emit, new_id, read_piped_stdin, record_call, tool_output,
 };
+use std::collections::BTreeMap;
 
 const SPECS: &[Spec] = &[
     Spec {
@@ -74,11 +78,20 @@ fn run() -> i32 {
             return 1;
         }
     };
-    if !matches!(argv.first().map(String::as_str), Some("exec" | "e")) {
+    // Global options (`-c key=value`) may come before the subcommand, as in the real one.
+    let mut overrides: Vec<String> = Vec::new();
+    let mut rest = argv.as_slice();
+    while let [flag, value, tail @ ..] = rest
+        && (flag == "-c" || flag == "--config")
+    {
+        overrides.push(value.clone());
+        rest = tail;
+    }
+    if !matches!(rest.first().map(String::as_str), Some("exec" | "e")) {
         eprintln!("fake-codex: only `codex exec` is supported");
         return 1;
     }
-    let args = match parse(&argv[1..], SPECS) {
+    let args = match parse(&rest[1..], SPECS) {
         Ok(args) => args,
         Err(ArgError::Unknown(option)) => {
             return usage_error(&format!(
@@ -130,10 +143,88 @@ fn run() -> i32 {
         );
         return 1;
     }
-    turn(&args, thread, &prompt, &knobs)
+    overrides.extend(args.values("-c").iter().cloned());
+    let servers = match mcp_servers(&overrides) {
+        Ok(servers) => servers,
+        Err(message) => {
+            eprintln!("Error loading config.toml: {message}");
+            return 1;
+        }
+    };
+    turn(&args, thread, &prompt, &knobs, &servers)
 }
 
-fn turn(args: &Parsed, thread: Option<String>, prompt: &str, knobs: &Knobs) -> i32 {
+/// The MCP servers of the `-c mcp_servers.<name>.<field>=<TOML value>` overrides, with the
+/// approval each one was given.
+fn mcp_servers(overrides: &[String]) -> Result<BTreeMap<String, (ServerSpec, bool)>, String> {
+    let mut servers: BTreeMap<String, (ServerSpec, bool)> = BTreeMap::new();
+    for item in overrides {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(format!("Invalid override (missing '='): {item}"));
+        };
+        let Some(path) = key.trim().strip_prefix("mcp_servers.") else {
+            continue;
+        };
+        let Some((name, field)) = path.split_once('.') else {
+            continue;
+        };
+        let value: toml_edit::Value = value
+            .trim()
+            .parse()
+            .map_err(|e| format!("invalid TOML value for {key}: {e}"))?;
+        let (server, approved) = servers.entry(name.to_owned()).or_insert_with(|| {
+            let spec = ServerSpec {
+                // MCP servers get only Codex's default variables plus their `env`.
+                inherited: Some(CODEX_INHERITED_ENV),
+                ..ServerSpec::default()
+            };
+            (spec, false)
+        });
+        match field {
+            "command" => server.command = value.as_str().unwrap_or_default().to_owned(),
+            "args" => {
+                server.args = value
+                    .as_array()
+                    .into_iter()
+                    .flat_map(|a| a.iter())
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect();
+            }
+            "env" => {
+                server.env = value
+                    .as_inline_table()
+                    .into_iter()
+                    .flat_map(|t| t.iter())
+                    .filter_map(|(k, v)| Some((k.to_owned(), v.as_str()?.to_owned())))
+                    .collect();
+            }
+            "default_tools_approval_mode" => *approved = value.as_str() == Some("approve"),
+            _ => {}
+        }
+    }
+    Ok(servers)
+}
+
+/// A real `idea_ask_agent` call for an `ask <agent>: <message>` prompt: its output, or the
+/// error the item reports.
+fn ask_through_mcp(
+    servers: &BTreeMap<String, (ServerSpec, bool)>,
+    ask: &AskPrompt,
+) -> Result<String, String> {
+    match servers.get("idea") {
+        None => Err("unknown MCP server 'idea'".to_owned()),
+        Some((_, false)) => Err("MCP tool call requires approval".to_owned()),
+        Some((server, true)) => call_tool(server, "idea_ask_agent", ask.arguments()),
+    }
+}
+
+fn turn(
+    args: &Parsed,
+    thread: Option<String>,
+    prompt: &str,
+    knobs: &Knobs,
+    servers: &BTreeMap<String, (ServerSpec, bool)>,
+) -> i32 {
     let json = args.has("--json");
     let out = |line: serde_json::Value| {
         if json {
@@ -176,7 +267,19 @@ fn turn(args: &Parsed, thread: Option<String>, prompt: &str, knobs: &Knobs) -> i
         ));
         item += 1;
     }
-    let text = answer(prompt);
+    let text = match AskPrompt::parse(prompt) {
+        Some(ask) => {
+            let id = format!("item_{item}");
+            let tool = "idea_ask_agent";
+            out(events::mcp_tool_call(&id, "idea", tool, None));
+            let output =
+                ask_through_mcp(servers, &ask).unwrap_or_else(|e| format!("tool error: {e}"));
+            out(events::mcp_tool_call(&id, "idea", tool, Some(&output)));
+            item += 1;
+            ask.answer(&output)
+        }
+        None => answer(prompt),
+    };
     out(events::agent_message(&format!("item_{item}"), &text));
     conversation.append("assistant", &text);
     let (input, output) = conversation.token_totals();

@@ -6,12 +6,16 @@
 //! - `FAKE_CLI_DELAY_MS`: sleep that long before answering (after the first event).
 //! - `FAKE_CLI_FAIL=429`: the API refuses with HTTP 429; the CLI prints what the real one
 //!   prints then and exits 1.
-//! - `FAKE_CLI_TOOL=<tool>`: call the MCP tool `<tool>` of server `idea` before answering.
+//! - `FAKE_CLI_TOOL=<tool>`: report a call of the MCP tool `<tool>` of server `idea` before
+//!   answering (events only; nothing is called).
+//! - A prompt `ask <agent>: <message>` really calls `idea_ask_agent` on the `idea` server of
+//!   the CLI's MCP configuration (see [`mcp`]).
 
 pub mod args;
 pub mod claude;
 mod clock;
 pub mod codex;
+pub mod mcp;
 mod stdin;
 
 pub use clock::iso_now;

@@ -2,12 +2,11 @@
 //! the CLI up, a git project, and `idea serve` on it driven over its WebSocket the way the UI
 //! drives it. Everything is killed when the rig is dropped.
 
+use super::process::{Owned, idea_bin, start_announcing};
 use super::wire::Wire;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 pub const ROWS: u16 = 40;
@@ -26,6 +25,21 @@ pub struct Cli {
     pub dialogs: &'static [&'static str],
     /// Text the CLI prints when it cannot reopen a conversation.
     pub resume_failures: &'static [&'static str],
+    /// Text only IdeA's MCP tools put in a model request (a tool's name or description; not
+    /// in the convention file); `None` where the model sees no trace of them (see each CLI).
+    pub idea_tool: Option<&'static str>,
+    /// Whether a cell of this CLI gets IdeA's MCP server (its bridge then connects).
+    pub mcp_in_cells: bool,
+}
+
+/// The text of every file in `dir`.
+fn listing_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect()
 }
 
 /// The folder holding the real CLIs (`scripts/real-clis.sh` prints it).
@@ -41,59 +55,11 @@ pub fn real_cli_bin() -> PathBuf {
     dir
 }
 
-/// `target/debug/idea`, next to this crate's binaries (built by `cargo test --workspace`).
-fn idea_bin() -> PathBuf {
-    if let Some(bin) = std::env::var_os("IDEA_BIN") {
-        return PathBuf::from(bin);
-    }
-    let fake_model = PathBuf::from(env!("CARGO_BIN_EXE_fake-model"));
-    let bin = fake_model.with_file_name("idea");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (cargo build -p idea-app)",
-        bin.display()
-    );
-    bin
-}
-
-/// A child process killed on drop.
-struct Owned(Child);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Runs `command`, returns it with the first stdout line that starts with `prefix`.
-fn start_announcing(mut command: Command, prefix: &str) -> (Owned, String) {
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("cannot start the process");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    let prefix = prefix.to_owned();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if line.starts_with(&prefix) {
-                let _ = tx.send(line);
-            }
-        }
-    });
-    let owned = Owned(child);
-    let line = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the process did not announce itself");
-    (owned, line)
-}
-
 pub struct Rig {
     pub cli: Cli,
     home: PathBuf,
+    /// IdeA's user dir (its logs are in `logs/`).
+    user: PathBuf,
     model_log: PathBuf,
     pub wire: Wire,
     // Dropped last: the server first (it stops the CLIs), then the model, then the files.
@@ -110,6 +76,13 @@ impl Rig {
             .prefix("realcli-")
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
             .expect("tempdir");
+        // IDEA_REALCLI_KEEP=1 keeps the rig's folder (HOME, project, logs, model requests) to
+        // look into after a failure.
+        let mut dir = dir;
+        if std::env::var_os("IDEA_REALCLI_KEEP").is_some() {
+            dir.disable_cleanup(true);
+            eprintln!("realcli: keeping {}", dir.path().display());
+        }
         let root = dir.path().canonicalize().expect("canonical tempdir");
         let (home, project, user) = (
             root.join("home"),
@@ -172,6 +145,7 @@ impl Rig {
         Self {
             cli,
             home,
+            user,
             model_log,
             wire,
             _serve: serve,
@@ -258,6 +232,25 @@ impl Rig {
     /// Types `text`, submits it, and waits for the model request that carries every one of
     /// `needles`. A TUI still settling after a resume may drop the first Enter: it is sent
     /// again, at most twice, while the request has not come.
+    /// Waits until IdeA's log shows the `idea mcp-server` bridge of agent `agent_id` connected
+    /// to the owner (the CLI started it from the configuration IdeA wrote).
+    pub fn wait_bridge_connected(&self, agent_id: &str) {
+        let needle = format!("mcp-server: connected to the owner requester=\"{agent_id}\"");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let logs = listing_files(&self.user.join("logs"));
+            if logs.iter().any(|text| text.contains(&needle)) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: no `idea mcp-server` of agent {agent_id} connected within 30 s",
+                self.cli.profile
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     pub fn ask(&mut self, session: &str, text: &str, needles: &[&str]) -> String {
         self.say(session, text);
         for _ in 0..2 {

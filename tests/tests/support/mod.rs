@@ -118,6 +118,7 @@ pub fn world() -> World {
         cli_homes: Arc::new(FsCliHomes::for_home(&dir.path().join("home"), None, None)),
         turns: Arc::new(ProcessTurnRunner::default()),
         login_shell: "/bin/sh".into(),
+        mcp_bridge: None,
     });
     World { dir, deps, events }
 }

@@ -4,7 +4,7 @@
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{AgentStart, trust_handed_folders, write_context_files};
+use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
 use idea_domain::conversation::is_engine_session_id;
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
@@ -71,7 +71,7 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
     };
     let plan = plan_conversation(caps, facts, || deps.ids.new_uuid().to_string());
     trust_handed_folders(deps, &start);
-    let invocation = turn_invocation(&TurnInputs {
+    let mut invocation = turn_invocation(&TurnInputs {
         profile,
         project_root: &root,
         run_dir: &run_dir,
@@ -79,7 +79,17 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         session: &plan,
     })
     .map_err(setup_error)?;
-    write_context_files(deps, &start, invocation.context_file.as_deref())?;
+    // The asked agent can ask others in turn: IdeA's MCP server, its options before a
+    // subcommand such as Codex's `exec`.
+    let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
+    invocation.args.splice(0..0, mcp.args);
+    invocation.env.extend(mcp.env);
+    write_context_files(
+        deps,
+        &start,
+        invocation.context_file.as_deref(),
+        &orchestration,
+    )?;
     let request = turn.request_id;
     if deps.requests.is_cancelled(request) {
         return Err(AppError::Cancelled);

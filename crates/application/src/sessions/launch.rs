@@ -5,7 +5,7 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{AgentStart, trust_handed_folders, write_context_files};
+use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
@@ -124,9 +124,13 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         login_shell: &deps.login_shell,
         size,
     };
-    let (spec, context) = prepare_invocation(&invocation);
+    let (mut spec, context) = prepare_invocation(&invocation);
+    // IdeA's MCP server in the CLI's own configuration (its options before all others).
+    let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
+    spec.args.splice(0..0, mcp.args);
+    spec.env.extend(mcp.env);
     // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
-    write_context_files(deps, &start, context.file.as_deref())?;
+    write_context_files(deps, &start, context.file.as_deref(), &orchestration)?;
     // The cell now shows this agent and remembers its conversation.
     let (conversation_id, engine_session_id) = match &plan {
         SessionPlan::Resume(id) | SessionPlan::Assign(id) => (

@@ -322,6 +322,7 @@ fn deps_over(
         cli_homes: cli,
         turns,
         login_shell: "/bin/sh".into(),
+        mcp_bridge: None,
     })
 }
 

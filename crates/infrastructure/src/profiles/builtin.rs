@@ -213,8 +213,12 @@ fn gemini() -> AgentProfile {
             assign_args: Some(strings(&["--session-id", "{id}"])),
             resume_args: strings(&["--resume", "{id}"]),
         }),
+        // Named by GEMINI_CLI_SYSTEM_SETTINGS_PATH, not as `.gemini/settings.json` in the cwd:
+        // with a workspace settings file there, Gemini CLI 0.61.0's interactive mode resumes a
+        // chat with its history emptied (docs/profiles/gemini.md).
         mcp: Some(McpStyle::SettingsFile {
-            path: ".gemini/settings.json".to_owned(),
+            path: ".idea-gemini-settings.json".to_owned(),
+            env: Some("GEMINI_CLI_SYSTEM_SETTINGS_PATH".to_owned()),
         }),
         // docs/profiles/gemini.md, "Structured mode": the message as `--prompt=<message>`, so
         // that one starting with `-` stays the option's value; `--skip-trust` because headless
@@ -266,9 +270,9 @@ fn aider() -> AgentProfile {
 /// 1.18.33, and the strings of its binary.
 ///
 /// It reads `AGENTS.md` found upwards from the cwd. It mints its own session ids (resume with
-/// `--session <id>`). Its MCP servers live under `"mcp"` in an `opencode.json` (shape
-/// `{"type":"local","command":[…],"environment":{…}}`), which no `McpStyle` describes, so `mcp`
-/// is left unset. `opencode run --format json` exists but no structured adapter reads it yet.
+/// `--session <id>`). Its MCP servers live under `"mcp"` in an `opencode.json` found from the
+/// cwd (shape `{"type":"local","command":[…],"environment":{…}}`): IdeA writes one in the run
+/// dir. `opencode run --format json` exists but no structured adapter reads it yet.
 fn opencode() -> AgentProfile {
     AgentProfile {
         // Otherwise it may upgrade itself in the background on launch (read by the binary as
@@ -277,6 +281,9 @@ fn opencode() -> AgentProfile {
         session: Some(SessionStrategy {
             assign_args: None,
             resume_args: strings(&["--session", "{id}"]),
+        }),
+        mcp: Some(McpStyle::OpencodeConfig {
+            path: "opencode.json".to_owned(),
         }),
         ..agent(
             OPENCODE,
@@ -456,11 +463,17 @@ mod tests {
         assert_eq!(
             profile(GEMINI).mcp,
             Some(McpStyle::SettingsFile {
-                path: ".gemini/settings.json".into()
+                path: ".idea-gemini-settings.json".into(),
+                env: Some("GEMINI_CLI_SYSTEM_SETTINGS_PATH".into()),
             })
         );
         assert_eq!(profile(AIDER).mcp, None);
-        assert_eq!(profile(OPENCODE).mcp, None);
+        assert_eq!(
+            profile(OPENCODE).mcp,
+            Some(McpStyle::OpencodeConfig {
+                path: "opencode.json".into()
+            })
+        );
         assert_eq!(profile(SHELL).mcp, None);
     }
 

@@ -80,6 +80,7 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
         cli_homes: Arc::new(FsCliHomes::for_home(&tmp.join("home"), None, None)),
         turns: Arc::new(idea_infrastructure::turns::ProcessTurnRunner::default()),
         login_shell: "/bin/sh".into(),
+        mcp_bridge: None,
     });
     (deps, spawned)
 }
