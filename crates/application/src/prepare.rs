@@ -6,6 +6,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
+use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
 use idea_domain::profile::AgentProfile;
 use std::path::Path;
@@ -68,11 +69,17 @@ pub(crate) fn write_context_files(
         .unwrap_or_default();
     let project_context = deps.store.read_project_context()?;
     let root = start.project_root;
+    // A CLI IdeA hands no MCP server reaches the other agents through files.
+    let orchestration = start
+        .profile
+        .mcp
+        .is_none()
+        .then(|| file_drop_guide(start.agent, root));
     let text = compose_convention_file(&ConventionInputs {
         agent_name: start.agent.name.as_str(),
         project_root: root,
         run_dir: (start.cwd != root).then_some(start.run_dir),
-        orchestration: None,
+        orchestration: orchestration.as_deref(),
         project_context: project_context.as_deref(),
         persona: &persona,
         skills: &[],
