@@ -5,17 +5,9 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::orchestrator::{self, Ask};
-use idea_domain::filedrop::{DropAnswer, FileError, FileRequest, FileResponse, find_requester};
+use idea_domain::filedrop::{DropAnswer, Dropped, FileError, FileResponse, find_requester};
 use idea_domain::orchestrator::RequestSource;
 use std::time::Duration;
-
-/// A request the door took: the folder it was dropped in (its requester) and its content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dropped {
-    /// The folder under `.ideai/requests/`: an agent's slug, name or id.
-    pub folder: String,
-    pub request: FileRequest,
-}
 
 /// Runs the request and says what to write: the answer, or the error with its API code
 /// (`AGENT_NOT_FOUND` for a folder that names no agent or an unknown `to`, `NOT_ASKABLE`,

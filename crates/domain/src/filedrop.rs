@@ -78,6 +78,14 @@ pub struct FileError {
     pub message: String,
 }
 
+/// A request the door took: the folder it was dropped in (its requester: an agent's slug,
+/// name or id, see [`find_requester`]) and its parsed content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    pub folder: String,
+    pub request: FileRequest,
+}
+
 /// How a request ended: the one file written beside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DropAnswer {

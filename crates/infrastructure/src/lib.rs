@@ -10,6 +10,7 @@
 
 pub mod atomic;
 pub mod cli_homes;
+pub mod filedrop;
 pub mod owner;
 pub mod probe;
 pub mod profiles;

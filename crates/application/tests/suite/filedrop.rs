@@ -4,10 +4,10 @@
 
 use crate::suite::sessions::{agent, launch, two_cells};
 use crate::support::world;
-use idea_application::filedrop::{self, Dropped};
+use idea_application::filedrop;
 use idea_application::orchestrator;
 use idea_domain::DomainEvent;
-use idea_domain::filedrop::{DropAnswer, FileRequest};
+use idea_domain::filedrop::{DropAnswer, Dropped, FileRequest};
 use idea_domain::orchestrator::{RequestOutcome, RequestSource, Requester};
 
 fn dropped(folder: &str, to: &str, message: &str) -> Dropped {
