@@ -5,7 +5,7 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::orchestrator::{self, Ask};
-use idea_domain::filedrop::{DropAnswer, Dropped, FileError, FileResponse, find_requester};
+use idea_domain::filedrop::{DropAnswer, Dropped, FileError, FileResponse, find_agent};
 use idea_domain::orchestrator::RequestSource;
 use std::time::Duration;
 
@@ -44,16 +44,17 @@ impl From<AppError> for Refused {
 
 fn run(deps: &Deps, dropped: &Dropped) -> Result<FileResponse, Refused> {
     let manifest = deps.store.load_manifest().map_err(AppError::from)?;
-    let requester = find_requester(&manifest, &dropped.folder).ok_or(Refused::NoRequester)?;
+    let requester = find_agent(&manifest, &dropped.folder).ok_or(Refused::NoRequester)?;
     let request = &dropped.request;
-    let from = manifest
-        .find(&request.to)
-        .map_or_else(|| request.to.clone(), |a| a.name.to_string());
+    // `to` may also be the agent's slug, as folders are; an unknown one is left for `ask`
+    // to refuse like any other door's.
+    let target = find_agent(&manifest, request.to.trim());
+    let from = target.map_or_else(|| request.to.clone(), |a| a.name.to_string());
     let answer: AppResult<_> = orchestrator::ask(
         deps,
         Ask {
             requester: requester.agent_id.to_string(),
-            target: request.to.clone(),
+            target: target.map_or_else(|| request.to.clone(), |a| a.agent_id.to_string()),
             message: request.message.clone(),
             timeout: request.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
             source: RequestSource::File,

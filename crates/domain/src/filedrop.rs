@@ -27,7 +27,7 @@ const REQUEST: &str = ".json";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileRequest {
-    /// The agent asked: its name or id.
+    /// The agent asked: its name, slug or id.
     pub to: String,
     pub message: String,
     /// How long its turn may run (default and cap: the orchestrator's).
@@ -79,7 +79,7 @@ pub struct FileError {
 }
 
 /// A request the door took: the folder it was dropped in (its requester: an agent's slug,
-/// name or id, see [`find_requester`]) and its parsed content.
+/// name or id, see [`find_agent`]) and its parsed content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dropped {
     pub folder: String,
@@ -245,9 +245,9 @@ pub fn requester_folder(agent: &Agent) -> String {
         .map_or_else(|| agent.name.slug(), str::to_owned)
 }
 
-/// The agent a folder under `requests/` stands for: its slug ([`requester_folder`]) or,
-/// failing that, its name (any case) or id. Any other folder is no requester.
-pub fn find_requester<'m>(manifest: &'m AgentManifest, folder: &str) -> Option<&'m Agent> {
+/// The agent a folder under `requests/` (or a request's `to`) stands for: its slug
+/// ([`requester_folder`]) or, failing that, its name (any case) or id.
+pub fn find_agent<'m>(manifest: &'m AgentManifest, folder: &str) -> Option<&'m Agent> {
     manifest
         .entries
         .iter()

@@ -45,11 +45,17 @@ fn a_dropped_request_is_an_ask_from_the_folders_agent_through_the_file_door() {
             if *requester == Requester::Agent(ada.agent_id))));
     assert!(events.iter().any(|e| matches!(e,
         DomainEvent::RequestChanged { request } if request.source == RequestSource::File)));
-    // The name works as a folder too.
+    // The name works as a folder too, and a slug as a target.
     assert!(matches!(
         filedrop::answer(&w.deps, &dropped("Ada Lovelace", "Bob", "again")),
         DropAnswer::Response(_)
     ));
+    let DropAnswer::Response(back) =
+        filedrop::answer(&w.deps, &dropped("bob", "ada-lovelace", "hi Ada"))
+    else {
+        panic!("no response");
+    };
+    assert_eq!(back.from, "Ada Lovelace");
 }
 
 #[test]

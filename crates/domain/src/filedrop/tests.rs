@@ -137,7 +137,7 @@ fn a_folder_is_an_agents_slug_name_or_id() {
         .add(agent(1, "Ada Lovelace", "agents/ada-lovelace.md"))
         .unwrap();
     manifest.add(agent(2, "Bob", "agents/bob-2.md")).unwrap();
-    let find = |folder: &str| find_requester(&manifest, folder).map(|a| a.name.to_string());
+    let find = |folder: &str| find_agent(&manifest, folder).map(|a| a.name.to_string());
     assert_eq!(find("ada-lovelace").as_deref(), Some("Ada Lovelace"));
     assert_eq!(find("Ada Lovelace").as_deref(), Some("Ada Lovelace"));
     assert_eq!(find("bob-2").as_deref(), Some("Bob"));

@@ -143,5 +143,5 @@ impl Drop for FileDrop {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests;
