@@ -44,7 +44,7 @@ pub(super) fn folders(requests: &Path, max: usize) -> io::Result<Vec<String>> {
 
 /// The requests of folder `dir` with neither a response nor an error file, oldest first (by
 /// modification time, then name), at most `max` of them: the whole folder is read, but only
-/// that many are kept.
+/// that many are kept (twice that at most while reading).
 pub(super) fn unanswered(dir: &Path, max: usize) -> io::Result<Vec<Pending>> {
     let mut pending = Vec::new();
     for entry in fs::read_dir(dir)?.flatten() {
@@ -65,7 +65,8 @@ pub(super) fn unanswered(dir: &Path, max: usize) -> io::Result<Vec<Pending>> {
             stem: stem.to_owned(),
             modified,
         });
-        if pending.len() > max {
+        // Trimmed now and then, not at every entry: at most twice `max` are held.
+        if pending.len() >= max.saturating_mul(2).max(1) {
             keep_oldest(&mut pending, max);
         }
     }
