@@ -263,14 +263,22 @@ fn bad_files_get_an_error_file_and_the_door_goes_on() {
 fn a_request_written_slowly_or_renamed_into_place_is_read_whole() {
     let project = Project::new();
     let counting = Arc::new(Counting::default());
-    let _door = project.open(&counting);
+    // A pause well within the quiet time, even on a loaded machine.
+    let quiet = Duration::from_millis(600);
+    let _door = project.open_with(
+        &counting,
+        DropLimits {
+            quiet,
+            ..DropLimits::default()
+        },
+    );
     let dir = project.folder("ada");
     {
         use std::io::Write;
         let mut file = fs::File::create(dir.join("slow.json")).unwrap();
         file.write_all(br#"{"to": "Bob", "#).unwrap();
         file.flush().unwrap();
-        std::thread::sleep(QUIET / 2);
+        std::thread::sleep(Duration::from_millis(100));
         file.write_all(br#""message": "slowly"}"#).unwrap();
     }
     assert_eq!(answer_of(&dir, "slow").1["answer"], "ada: slowly");
