@@ -10,6 +10,7 @@ use crate::owner::{self, Owner};
 use idea_application::Deps;
 use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
+use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,6 +24,8 @@ struct Desktop {
     project: Result<OpenProject, WireError>,
     /// Its local socket, for `idea` commands (held for its Drop, at exit).
     owner: Mutex<Option<Owner>>,
+    /// Its file-drop door, closed first at exit.
+    door: Mutex<Option<FileDrop>>,
     /// This window's attachment per session (the window attaches each terminal once).
     attachments: Mutex<HashMap<SessionId, u64>>,
 }
@@ -147,11 +150,13 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         Err(OwnerError::Owned(info)) => (Err(owner::owned_error(&info)), None),
         Err(e) => return Err(owner::lock_failure(e)),
     };
+    let door = project.as_ref().ok().and_then(crate::filedrop::open);
     let events = project.as_ref().ok().map(|p| p.events.clone());
     let app = tauri::Builder::default()
         .manage(Desktop {
             project,
             owner: Mutex::new(owner),
+            door: Mutex::new(door),
             attachments: Mutex::default(),
         })
         .invoke_handler(tauri::generate_handler![
@@ -181,6 +186,10 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
                 return;
             };
             let deps = &project.deps;
+            // No request may start while the project closes.
+            if let Ok(mut door) = desktop.door.lock() {
+                door.take();
+            }
             if let Err(e) = sessions::snapshot_running_agents(deps) {
                 let error = &e as &dyn std::error::Error;
                 tracing::error!(error, "could not record the running agents");

@@ -265,6 +265,13 @@ pub fn run(
         })?;
         let shown = project.path.as_path().display().to_string();
         let mut owner = crate::owner::Owner::start(lock, &project, None)?;
+        let door = crate::filedrop::open(&project);
+        // Closed as soon as the server is told to stop, before the project closes: no
+        // request may start while its sessions and requests are being stopped.
+        let shutdown = async move {
+            shutdown.await;
+            drop(door);
+        };
         let server = bind(project, port, token)
             .await
             .map_err(|e| Failure::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;

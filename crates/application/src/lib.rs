@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod deps;
 pub mod error;
+pub mod filedrop;
 pub mod layouts;
 pub mod orchestrator;
 mod prepare;

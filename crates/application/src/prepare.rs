@@ -6,8 +6,9 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
+use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
-use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, Route, mcp_handoff, orchestration_text};
+use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
 use idea_domain::profile::AgentProfile;
 use std::path::Path;
 
@@ -55,12 +56,8 @@ pub(crate) fn hand_mcp_server(
     let profile = start.profile;
     let style = profile.mcp.as_ref().filter(|_| !profile.via_shell);
     let (Some(style), Some(bridge)) = (style, deps.mcp_bridge.as_ref()) else {
-        let folder = start.agent.name.slug();
-        let route = Route::FileDrop {
-            project_root: start.project_root,
-            folder: &folder,
-        };
-        return Ok((McpHandoff::default(), orchestration_text(route)));
+        let guide = file_drop_guide(start.agent, start.project_root);
+        return Ok((McpHandoff::default(), guide));
     };
     let requester = start.agent.agent_id.to_string();
     let command = BridgeCommand {
@@ -72,7 +69,7 @@ pub(crate) fn hand_mcp_server(
     for (path, content) in &handoff.files {
         deps.store.write_generated(path, content)?;
     }
-    Ok((handoff, orchestration_text(Route::Mcp)))
+    Ok((handoff, mcp_guide()))
 }
 
 /// Seeds the run dir's per-CLI files and writes the composed context to `context_file`, with

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod convention;
 pub mod conversation;
 pub mod event;
+pub mod filedrop;
 pub mod ids;
 pub mod invocation;
 pub mod layout;

@@ -176,60 +176,23 @@ fn toml_inline_table(entries: &BTreeMap<String, String>) -> String {
     out
 }
 
-/// How an agent reaches the others, for its convention file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Route<'a> {
-    /// IdeA's MCP server is in the CLI's configuration.
-    Mcp,
-    /// No MCP for this CLI: request files under `.ideai/requests/<folder>/`.
-    FileDrop {
-        project_root: &'a Path,
-        /// The requester's folder name under `.ideai/requests/`.
-        folder: &'a str,
-    },
-}
-
-/// The "Working with the other agents" section: the route and one worked example.
-pub fn orchestration_text(route: Route<'_>) -> String {
-    match route {
-        Route::Mcp => "You can ask the other agents of this project for help through IdeA's MCP \
-             server `idea`, already configured for you:\n\n\
-             - `idea_list_agents`: who is here (name, profile, live state, cell).\n\
-             - `idea_ask_agent {agent, message, timeoutSecs?}`: one turn of that agent; its \
-             final answer comes back as the tool's result (a busy or unknown agent is an \
-             error you can read).\n\
-             - `idea_spawn_agent {name, profile, persona?}` and `idea_list_profiles`: add a \
-             teammate.\n\
-             - `idea_read_agent_persona {agent}`: what an agent is for.\n\n\
-             Example: to have the agent named Reviewer check your change, call \
-             `idea_ask_agent` with `{\"agent\": \"Reviewer\", \"message\": \"Review the diff in \
-             src/parser.rs for off-by-one errors; answer with a list of findings.\"}` and \
-             read its answer in the tool result. Say everything the other agent needs in the \
-             message: it does not see your conversation."
-            .to_owned(),
-        Route::FileDrop {
-            project_root,
-            folder,
-        } => {
-            let dir = project_root.join(".ideai").join("requests").join(folder);
-            let dir = dir.display();
-            format!(
-                "Your CLI has no MCP connection to IdeA: ask the other agents of this project \
-                 through request files instead.\n\n\
-                 - Write `{dir}/<id>.json` containing `{{\"to\": \"<agent name>\", \
-                 \"message\": \"<your question>\"}}`; `<id>` is any name of letters, digits, \
-                 `-` and `_`. Write it in one go (to a temporary name, then rename it).\n\
-                 - IdeA runs it once and writes the answer next to it: `<id>.response.json` \
-                 (`{{\"from\", \"answer\"}}`) or `<id>.error.json` (`{{\"code\", \
-                 \"message\"}}`).\n\n\
-                 Example: to have the agent named Reviewer check your change, write \
-                 `{dir}/review-1.json` with `{{\"to\": \"Reviewer\", \"message\": \"Review the \
-                 diff in src/parser.rs for off-by-one errors; answer with a list of \
-                 findings.\"}}`, then wait for `{dir}/review-1.response.json`. Say everything \
-                 the other agent needs in the message: it does not see your conversation."
-            )
-        }
-    }
+/// The convention file's "Working with the other agents" section for an agent whose CLI has
+/// IdeA's MCP server, with one worked example. (Without it: `filedrop::file_drop_guide`.)
+pub fn mcp_guide() -> String {
+    "You can ask the other agents of this project for help through IdeA's MCP server `idea`, \
+     already configured for you:\n\n\
+     - `idea_list_agents`: who is here (name, profile, live state, cell).\n\
+     - `idea_ask_agent {agent, message, timeoutSecs?}`: one turn of that agent; its final \
+     answer comes back as the tool's result (a busy or unknown agent is an error you can \
+     read).\n\
+     - `idea_spawn_agent {name, profile, persona?}` and `idea_list_profiles`: add a teammate.\n\
+     - `idea_read_agent_persona {agent}`: what an agent is for.\n\n\
+     Example: to have the agent named Reviewer check your change, call `idea_ask_agent` with \
+     `{\"agent\": \"Reviewer\", \"message\": \"Review the diff in src/parser.rs for \
+     off-by-one errors; answer with a list of findings.\"}` and read its answer in the tool \
+     result. Say everything the other agent needs in the message: it does not see your \
+     conversation."
+        .to_owned()
 }
 
 #[cfg(test)]

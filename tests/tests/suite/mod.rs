@@ -1,2 +1,3 @@
 mod ask;
+mod filedrop;
 mod launch;

@@ -34,7 +34,8 @@ impl EventPublisher for Events {
 
 pub struct World {
     pub dir: tempfile::TempDir,
-    pub deps: Deps,
+    /// Shared with the threads a door runs requests on.
+    pub deps: Arc<Deps>,
     pub events: Arc<Events>,
 }
 
@@ -109,7 +110,7 @@ pub fn world() -> World {
     .unwrap();
     let profiles = write_profiles(dir.path());
     let events = Arc::new(Events::default());
-    let deps = Deps::new(Ports {
+    let deps = Arc::new(Deps::new(Ports {
         store,
         profiles: Arc::new(FsProfileCatalog::load(Some(&profiles))),
         events: events.clone(),
@@ -119,7 +120,7 @@ pub fn world() -> World {
         turns: Arc::new(ProcessTurnRunner::default()),
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
-    });
+    }));
     World { dir, deps, events }
 }
 

@@ -87,9 +87,14 @@ pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
         answer_in_turn(deps, &ask, (requester, &target), request_id, &profile)
     } else {
         deps.requests.record(record);
+        let asking = match requester {
+            Requester::Agent(id) => manifest.get(id).map(|a| a.name.to_string()),
+            Requester::User => None,
+        };
         Err(AppError::AgentBusy(format!(
             "{} is waiting for {}'s answer: asking it back would wait forever",
-            target.name, ask.requester
+            target.name,
+            asking.as_deref().unwrap_or(ask.requester.as_str())
         )))
     };
     let place = (requester, &target);

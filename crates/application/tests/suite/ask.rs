@@ -244,7 +244,13 @@ fn a_request_that_would_wait_on_itself_is_refused_at_once() {
         wait_requests(&w, RequestState::Running, 1);
         let started = Instant::now();
         let back = ask_as(&w, Requester::Agent(bob.agent_id), "Ada", "and you?");
-        assert_eq!(back.unwrap_err().code(), "AGENT_BUSY");
+        let back = back.unwrap_err();
+        assert_eq!(back.code(), "AGENT_BUSY");
+        // Asked by id, named by name.
+        assert!(
+            back.to_string().contains("Ada is waiting for Bob's answer"),
+            "{back}"
+        );
         assert!(started.elapsed() < Duration::from_secs(1));
         orchestrator::cancel_all(&w.deps);
         assert_eq!(

@@ -1,5 +1,6 @@
 mod agents;
 mod ask;
+mod filedrop;
 mod filesystem;
 mod layouts;
 mod resume;

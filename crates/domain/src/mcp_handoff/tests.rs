@@ -118,13 +118,7 @@ fn gemini_and_opencode_get_their_own_files_in_the_cwd() {
 }
 
 #[test]
-fn the_convention_text_names_the_route_and_shows_one_example() {
-    let mcp = orchestration_text(Route::Mcp);
-    assert!(mcp.contains("idea_ask_agent") && mcp.contains("Example:"));
-    let files = orchestration_text(Route::FileDrop {
-        project_root: Path::new("/p"),
-        folder: "writer",
-    });
-    assert!(files.contains("/p/.ideai/requests/writer/review-1.json"));
-    assert!(files.contains("review-1.response.json") && !files.contains("idea_ask_agent"));
+fn the_mcp_guide_names_the_tools_and_shows_one_example() {
+    let guide = mcp_guide();
+    assert!(guide.contains("idea_ask_agent") && guide.contains("Example:"));
 }

@@ -13,16 +13,16 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-pub(super) const LINK: &str = "a symbolic link";
+pub(crate) const LINK: &str = "a symbolic link";
 
-pub(super) fn unsafe_path(path: &Path, reason: &'static str) -> StoreError {
+pub(crate) fn unsafe_path(path: &Path, reason: &'static str) -> StoreError {
     StoreError::UnsafePath {
         path: path.to_path_buf(),
         reason,
     }
 }
 
-pub(super) fn io_error(action: &'static str, path: &Path, source: io::Error) -> StoreError {
+pub(crate) fn io_error(action: &'static str, path: &Path, source: io::Error) -> StoreError {
     StoreError::Io {
         action,
         path: path.to_path_buf(),
@@ -31,7 +31,7 @@ pub(super) fn io_error(action: &'static str, path: &Path, source: io::Error) -> 
 }
 
 /// Refuses `path` if it is a link; fine when it is absent or anything else.
-pub(super) fn refuse_link(path: &Path) -> Result<(), StoreError> {
+pub(crate) fn refuse_link(path: &Path) -> Result<(), StoreError> {
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => Err(unsafe_path(path, LINK)),
         Ok(_) => Ok(()),
@@ -42,7 +42,7 @@ pub(super) fn refuse_link(path: &Path) -> Result<(), StoreError> {
 
 /// Checks that every folder from `base` (exclusive) down to `dir` (inclusive) is a real folder,
 /// creating missing ones when `create`. `Ok(false)`: one is missing and was not created.
-pub(super) fn real_dir(base: &Path, dir: &Path, create: bool) -> Result<bool, StoreError> {
+pub(crate) fn real_dir(base: &Path, dir: &Path, create: bool) -> Result<bool, StoreError> {
     let relative = dir
         .strip_prefix(base)
         .ok()
@@ -82,7 +82,7 @@ fn step(dir: &Path, create: bool) -> Result<bool, StoreError> {
 }
 
 /// The bytes of the regular file `path`, `None` when absent; a link is refused.
-pub(super) fn read(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+pub(crate) fn read(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
     let mut file = match open_no_follow(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -103,13 +103,13 @@ pub(super) fn read(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
 }
 
 /// Replaces `path` with `bytes` atomically, refusing a link in its place.
-pub(super) fn write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     refuse_link(path)?;
     write_atomic(path, bytes).map_err(|e| io_error("write", path, e))
 }
 
 #[cfg(unix)]
-fn open_no_follow(path: &Path) -> io::Result<File> {
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
     use nix::fcntl::OFlag;
     use std::os::unix::fs::OpenOptionsExt;
     // O_NONBLOCK: a FIFO planted in place of a file must not hang the open.
@@ -120,7 +120,7 @@ fn open_no_follow(path: &Path) -> io::Result<File> {
 }
 
 #[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> io::Result<File> {
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
     if fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(io::Error::other("a symbolic link"));
     }
@@ -128,7 +128,7 @@ fn open_no_follow(path: &Path) -> io::Result<File> {
 }
 
 /// `path`'s folder (`.` for a bare name).
-pub(super) fn parent(path: &Path) -> PathBuf {
+pub(crate) fn parent(path: &Path) -> PathBuf {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)

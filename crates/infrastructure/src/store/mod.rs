@@ -4,7 +4,7 @@
 //! left byte-for-byte as it was. Writes go through [`crate::atomic::write_atomic`]. A cloned
 //! repository's `.ideai/` is untrusted: nothing here follows a link out of it ([`confine`]).
 
-mod confine;
+pub(crate) mod confine;
 mod seeds;
 mod sweep;
 mod versioned;
