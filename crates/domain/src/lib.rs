@@ -11,6 +11,7 @@ pub mod layout;
 pub mod manifest;
 pub mod memory;
 pub mod orchestrator;
+pub mod permissions;
 pub mod placeholders;
 pub mod ports;
 pub mod profile;
