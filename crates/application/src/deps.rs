@@ -4,7 +4,8 @@ use crate::orchestrator::RequestRegistry;
 use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
 use idea_domain::ports::{
-    CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore, TurnRunner,
+    CliHomes, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
+    TurnRunner,
 };
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,6 +21,8 @@ pub struct Ports {
     pub cli_homes: Arc<dyn CliHomes>,
     /// Runs one JSON-mode turn of an agent's CLI (asks).
     pub turns: Arc<dyn TurnRunner>,
+    /// The user's and the project's permissions files.
+    pub permissions: Arc<dyn PermissionFiles>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
 }

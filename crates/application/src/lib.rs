@@ -6,6 +6,7 @@ pub mod deps;
 pub mod error;
 pub mod layouts;
 pub mod orchestrator;
+pub mod permissions;
 mod prepare;
 pub mod project;
 pub mod sessions;

@@ -13,9 +13,13 @@ use super::wildcard::Wildcard;
 /// A shell command as the parser understood it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ShellCommand {
-    /// Every simple command, wherever it sits (pipelines, lists, subshells, substitutions,
-    /// the string of `sh -c`, a wrapper's command…), in source order.
+    /// Every simple command the shell itself runs, wherever it sits (pipelines, lists,
+    /// subshells, loops, substitutions…), in source order.
     pub parts: Vec<CommandPart>,
+    /// Commands a part's program runs in turn: the string of `sh -c`, `eval`'s words, the
+    /// command of a wrapper (`sudo rm …`, `xargs rm`, `find -exec rm`). `deny` and `ask` rules
+    /// see them; an allow of the outer part covers them.
+    pub nested: Vec<CommandPart>,
     /// A redirection to or from a file (`>`, `>>`, `<`, here-documents…); duplicating a
     /// descriptor (`2>&1`) and `/dev/null` do not count.
     pub redirects: bool,
@@ -84,6 +88,16 @@ impl CommandPart {
         )
     }
 
+    /// The words with the program's path cut to its name (`/bin/rm x` → `rm x`); `None` when
+    /// the program is not named by a path.
+    fn by_program_name(&self) -> Option<String> {
+        let (program, args) = self.words.split_first()?;
+        let (_, name) = program.text.rsplit_once('/')?;
+        Some(join(
+            std::iter::once(name).chain(args.iter().map(|w| w.text.as_str())),
+        ))
+    }
+
     /// Whether the program it runs is known before running it (its name is plain text).
     fn program_known(&self) -> bool {
         self.words.first().is_none_or(|w| w.literal)
@@ -118,11 +132,14 @@ impl CommandPattern {
         self.whole.matches(text) || self.bare.as_ref().is_some_and(|b| b.matches(text))
     }
 
-    /// For `deny` and `ask`: the part with or without its leading assignments, so
-    /// `FOO=1 rm -rf x` is caught by `rm *`.
+    /// For `deny` and `ask`: the part with or without its leading assignments, and with its
+    /// program named by path or by name, so `FOO=1 /bin/rm -rf x` is caught by `rm *`.
     pub fn catches(&self, part: &CommandPart) -> bool {
         self.matches_text(&part.full_text())
             || (!part.assignments.is_empty() && self.matches_text(&part.command_text()))
+            || part
+                .by_program_name()
+                .is_some_and(|text| self.matches_text(&text))
     }
 
     /// For `allow`: the whole part as written, assignments included (`LD_PRELOAD=… git` is
@@ -143,11 +160,16 @@ impl ShellCommand {
 /// A `Bash` rule's pattern, `None` for a bare `Bash`.
 pub(super) type BashPattern<'r> = Option<&'r CommandPattern>;
 
-/// For `deny` and `ask`: whether the rule catches one of the parts (a bare `Bash`, any call).
+/// For `deny` and `ask`: whether the rule catches one of the parts, nested ones included (a
+/// bare `Bash`, any call).
 pub(super) fn catches(pattern: BashPattern<'_>, command: &ShellCommand) -> bool {
     match pattern {
         None => true,
-        Some(p) => command.parts.iter().any(|part| p.catches(part)),
+        Some(p) => command
+            .parts
+            .iter()
+            .chain(&command.nested)
+            .any(|part| p.catches(part)),
     }
 }
 

@@ -136,6 +136,22 @@ impl PermissionSet {
         }
     }
 
+    /// The set of files as a [`PermissionFiles`](crate::ports::PermissionFiles) read them: a
+    /// file that could not be read is a warning, none of its rules apply.
+    pub fn from_files(
+        context: PathContext,
+        files: impl IntoIterator<Item = crate::ports::PermissionText>,
+    ) -> Self {
+        let mut set = Self::new(context);
+        for file in files {
+            match file.text {
+                Ok(text) => set.add_file(file.scope, &file.path, text.as_deref()),
+                Err(e) => set.add_unreadable(file.scope, &file.path, e.to_string()),
+            }
+        }
+        set
+    }
+
     /// Adds a file's text (`None`: the file does not exist). Its bad rules become warnings.
     pub fn add_file(&mut self, scope: PermissionScope, path: &Path, text: Option<&str>) {
         let parsed = text.map(parse_file).unwrap_or_default();

@@ -35,6 +35,7 @@ fn bash(parts: &[&str]) -> ToolCall {
         tool: "Bash".into(),
         input: ToolInput::Command(ShellCommand {
             parts: parts.iter().map(|p| CommandPart::plain(p)).collect(),
+            nested: Vec::new(),
             redirects: false,
             substitutes: false,
             complete: true,
@@ -174,6 +175,28 @@ fn compound_commands_part_by_part() {
     assert_eq!(s.evaluate(&bash(&["npm i", "rm x"])), Deny);
     // Nothing to run is not something allowed.
     assert_eq!(s.evaluate(&bash(&[])), Ask);
+    // A program named by its path is still caught.
+    assert_eq!(s.evaluate(&bash(&["/bin/rm -rf /"])), Deny);
+    assert_eq!(s.evaluate(&bash(&["./node_modules/.bin/npm ci"])), Ask);
+}
+
+#[test]
+fn nested_commands_are_caught_and_covered_by_their_outer_part() {
+    let s = set(
+        &["Bash(sudo *)", "Bash(git *)"],
+        &["Bash(curl *)"],
+        &["Bash(rm *)"],
+    );
+    let nested = |outer: &str, inner: &[&str]| {
+        let mut c = bash(&[outer]);
+        if let ToolInput::Command(command) = &mut c.input {
+            command.nested = inner.iter().map(|p| CommandPart::plain(p)).collect();
+        }
+        c
+    };
+    assert_eq!(s.evaluate(&nested("sudo rm -rf /", &["rm -rf /"])), Deny);
+    assert_eq!(s.evaluate(&nested("sudo curl x", &["curl x"])), Ask);
+    assert_eq!(s.evaluate(&nested("sudo make", &["make"])), Allow);
 }
 
 #[test]
@@ -206,6 +229,7 @@ fn assignments_and_unknown_programs() {
             assignments: assignments.iter().map(|a| (*a).to_owned()).collect(),
             words,
         }],
+        nested: Vec::new(),
         redirects: false,
         substitutes: false,
         complete: true,
@@ -543,6 +567,7 @@ fn arbitrary_command() -> impl Strategy<Value = ShellCommand> {
         any::<bool>(),
     )
         .prop_map(|(parts, redirects, substitutes, complete)| ShellCommand {
+            nested: parts.iter().rev().cloned().collect(),
             parts,
             redirects,
             substitutes,
