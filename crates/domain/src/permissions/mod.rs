@@ -55,7 +55,6 @@ impl RuleKind {
 
 /// What happens to one tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum Decision {
     /// Runs without asking.

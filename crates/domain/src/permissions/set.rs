@@ -83,7 +83,6 @@ pub struct Verdict {
 
 /// What a denied path rule forbids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub enum PathAccess {
     /// `Read(…)` denied: reading (and so any use of) the path.
