@@ -41,7 +41,7 @@ pub fn parse(command: &str) -> ShellCommand {
         },
         stand_ins: StandIns::default(),
     };
-    if !reader.stand_ins.has_no_stand_in(command) {
+    if StandIns::held_by(command) {
         // The source already holds the characters used as stand-ins: their words could
         // not be told apart, so they are never allowed.
         reader.out.complete = false;
@@ -243,9 +243,9 @@ impl StandIns {
         (FIRST_STAND_IN..FIRST_STAND_IN + STAND_INS).contains(&u32::from(c))
     }
 
-    /// Whether `source` has no character that could be mistaken for a stand-in.
-    fn has_no_stand_in(&self, source: &str) -> bool {
-        !source.chars().any(Self::is_stand_in)
+    /// Whether `source` already holds characters that could be mistaken for stand-ins.
+    fn held_by(source: &str) -> bool {
+        source.chars().any(Self::is_stand_in)
     }
 
     /// `source` with its 4-byte characters swapped; `None` past the stand-ins available.
