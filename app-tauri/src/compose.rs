@@ -7,6 +7,7 @@ use idea_domain::ProjectPath;
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::ProfileCatalog;
 use idea_infrastructure::cli_homes::FsCliHomes;
+use idea_infrastructure::permissions::{FsPermissionFiles, user_permissions_path};
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
 use idea_infrastructure::pty::PortablePtyHost;
 use idea_infrastructure::store::FsProjectStore;
@@ -22,6 +23,22 @@ pub fn user_dir() -> PathBuf {
     }
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
     home.join(".ideai")
+}
+
+/// The user's home folder (`$HOME`), `None` when unset.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The project's and the user's permissions files.
+pub fn permission_files(root: &Path) -> FsPermissionFiles {
+    FsPermissionFiles::new(
+        FsProjectStore::new(root),
+        Some(user_permissions_path(&user_dir())),
+        home_dir(),
+    )
 }
 
 /// The agent CLIs' user config files, as the CLIs themselves locate them.
@@ -122,6 +139,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         terminals: Arc::new(PortablePtyHost::default()),
         cli_homes: Arc::new(cli_homes()),
         turns: Arc::new(ProcessTurnRunner::default()),
+        permissions: Arc::new(permission_files(path.as_path())),
         login_shell: login_shell(),
         mcp_bridge: mcp_bridge(),
     }));

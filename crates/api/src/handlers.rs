@@ -6,10 +6,12 @@ use idea_application::agents::templates::{PersonaTemplate, TEMPLATES};
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts::{self, MoveCell};
 use idea_application::orchestrator::{self, Ask};
+use idea_application::permissions::{self, PermissionEdit, PermissionsView};
 use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppResult, Deps};
 use idea_domain::layout::{Layouts, NamedLayout, Side};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
+use idea_domain::permissions::RuleChange;
 use idea_domain::terminal::SessionInfo;
 use idea_domain::{Agent, CellRef, NodeId, Project};
 use std::time::Duration;
@@ -170,4 +172,28 @@ pub(crate) fn list_requests(deps: &Deps, (): ()) -> AppResult<Vec<RequestRecord>
 
 pub(crate) fn cancel_request(deps: &Deps, p: RequestParams) -> AppResult<()> {
     orchestrator::cancel(deps, p.request_id)
+}
+
+pub(crate) fn get_permissions(deps: &Deps, (): ()) -> AppResult<PermissionsView> {
+    Ok(permissions::get(deps))
+}
+
+pub(crate) fn save_permissions(
+    deps: &Deps,
+    p: SavePermissionsParams,
+) -> AppResult<PermissionsView> {
+    let changes = |rules: Vec<PermissionRuleParams>| {
+        rules
+            .into_iter()
+            .map(|r| RuleChange {
+                kind: r.kind,
+                rule: r.rule,
+            })
+            .collect()
+    };
+    let edit = PermissionEdit {
+        add: changes(p.add),
+        remove: changes(p.remove),
+    };
+    permissions::save(deps, &edit)
 }

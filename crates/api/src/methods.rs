@@ -5,6 +5,7 @@
 use crate::handlers as h;
 use crate::params::*;
 use idea_application::agents::templates::PersonaTemplate;
+use idea_application::permissions::PermissionsView;
 use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::terminal::SessionInfo;
@@ -108,6 +109,12 @@ methods! {
     /// Cancels a request: a queued one leaves its line, a running turn is killed.
     CancelRequest = "cancelRequest" (RequestParams) -> (),
         errors [RequestNotFound] => h::cancel_request;
+    /// The rules of the user's and the project's permissions files, and what was skipped.
+    GetPermissions = "getPermissions" (()) -> PermissionsView, errors [] => h::get_permissions;
+    /// Removes then adds rules in the project's `.ideai/permissions.json`; the answer is the
+    /// files read again (with a warning for each rule that is skipped).
+    SavePermissions = "savePermissions" (SavePermissionsParams) -> PermissionsView,
+        errors [CorruptFile, IoError, UnsafePath] => h::save_permissions;
 }
 
 methods! {

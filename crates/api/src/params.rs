@@ -2,6 +2,7 @@
 //! params are one domain value takes that value itself (`CellRef`, …).
 
 use idea_domain::layout::{Direction, Side};
+use idea_domain::permissions::RuleKind;
 use idea_domain::ports::ProfileProblem;
 use idea_domain::terminal::TerminalSize;
 use idea_domain::{
@@ -140,6 +141,23 @@ params! {
 
     pub struct RequestParams {
         pub request_id: RequestId,
+    }
+
+    /// Changes to the project's permissions file: `remove` first (every copy of the rule in
+    /// its list), then `add` (appended unless already there).
+    pub struct SavePermissionsParams {
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(as = "Option<Vec<PermissionRuleParams>>", optional))]
+        pub add: Vec<PermissionRuleParams>,
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(as = "Option<Vec<PermissionRuleParams>>", optional))]
+        pub remove: Vec<PermissionRuleParams>,
+    }
+
+    /// One rule and its family, e.g. `{kind: "deny", rule: "Bash(rm *)"}`.
+    pub struct PermissionRuleParams {
+        pub kind: RuleKind,
+        pub rule: String,
     }
 
     /// `listProfiles`' answer: the merged catalogue and what was wrong in the user's file.

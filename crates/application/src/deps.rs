@@ -5,7 +5,8 @@ use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::{
-    CliHomes, EventPublisher, IdGenerator, ProfileCatalog, ProjectStore, TurnRunner,
+    CliHomes, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
+    TurnRunner,
 };
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -21,6 +22,8 @@ pub struct Ports {
     pub cli_homes: Arc<dyn CliHomes>,
     /// Runs one JSON-mode turn of an agent's CLI (asks).
     pub turns: Arc<dyn TurnRunner>,
+    /// The user's and the project's permissions files.
+    pub permissions: Arc<dyn PermissionFiles>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
     /// How agents' CLIs start `idea mcp-server`; `None` where there is no `idea` executable

@@ -7,6 +7,7 @@ pub mod error;
 pub mod filedrop;
 pub mod layouts;
 pub mod orchestrator;
+pub mod permissions;
 mod prepare;
 pub mod project;
 pub mod sessions;

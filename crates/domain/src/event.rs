@@ -41,6 +41,8 @@ pub enum DomainEvent {
         session_id: SessionId,
         cell: Option<CellRef>,
     },
+    /// The project's permissions file was edited from IdeA (hand edits are not watched).
+    PermissionsChanged,
     /// A request to an agent was queued, started or ended (for a requests panel).
     #[serde(rename_all = "camelCase")]
     RequestChanged { request: RequestRecord },

@@ -13,6 +13,7 @@ pub mod manifest;
 pub mod mcp_handoff;
 pub mod memory;
 pub mod orchestrator;
+pub mod permissions;
 pub mod placeholders;
 pub mod ports;
 pub mod profile;

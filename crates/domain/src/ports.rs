@@ -7,6 +7,7 @@ use crate::ids::{AgentId, ConversationId};
 use crate::invocation::SavedConversation;
 use crate::layout::Layouts;
 use crate::manifest::AgentManifest;
+use crate::permissions::PermissionScope;
 use crate::profile::{AgentProfile, CliHome, ProfileId};
 use crate::project::Project;
 use crate::terminal::{ExitInfo, PtyError};
@@ -191,6 +192,29 @@ pub trait ProfileCatalog: Send + Sync {
     fn get(&self, id: &ProfileId) -> Option<AgentProfile> {
         self.profiles().into_iter().find(|p| &p.id == id)
     }
+}
+
+/// One permissions file as read now.
+#[derive(Debug)]
+pub struct PermissionText {
+    pub scope: PermissionScope,
+    pub path: PathBuf,
+    /// The file's text; `Ok(None)` when it does not exist.
+    pub text: Result<Option<String>, StoreError>,
+}
+
+/// The permission files: `~/.ideai/permissions.json` and the project's
+/// `.ideai/permissions.json`. Read on every call, as people edit them by hand.
+pub trait PermissionFiles: Send + Sync {
+    /// The user's file, then the project's (a file that cannot be read says why).
+    fn read(&self) -> Vec<PermissionText>;
+    /// Replaces the project's file atomically.
+    ///
+    /// # Errors
+    /// A link in the way, I/O failure.
+    fn write_project(&self, text: &str) -> Result<(), StoreError>;
+    /// The user's home folder, for `~/` in rules; `None` when unknown.
+    fn home(&self) -> Option<PathBuf>;
 }
 
 /// Receives every domain event (the UI's event stream, logs, tests).

@@ -3,6 +3,7 @@
 //! - [`store`]: the `.ideai/` JSON/Markdown store, atomic writes.
 //! - [`cli_homes`]: the agent CLIs' own user config (pre-accepting an agent's folder).
 //! - [`filedrop`]: the file-drop door (`.ideai/requests/` watched, each request run once).
+//! - [`permissions`]: the user's and the project's permissions files.
 //! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
 //! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
@@ -13,6 +14,7 @@ pub mod atomic;
 pub mod cli_homes;
 pub mod filedrop;
 pub mod owner;
+pub mod permissions;
 pub mod probe;
 pub mod profiles;
 pub mod pty;

@@ -6,10 +6,45 @@ import type { Agent } from "../types";
 import { AgentRow } from "./AgentRow";
 import { CreateAgentForm } from "./CreateAgentForm";
 import { ErrorNotice } from "./ErrorNotice";
+import { PermissionsPanel } from "./PermissionsPanel";
 import { PersonaEditor } from "./PersonaEditor";
 
-/** The agents panel: list, create, edit persona, delete. */
+type SideView = "agents" | "permissions";
+
+/** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
 export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
+  const [view, setView] = useState<SideView>("agents");
+
+  useEffect(() => {
+    if (newAgentSeq > 0) setView("agents");
+  }, [newAgentSeq]);
+
+  return (
+    <aside className="side-panel" data-testid="side-panel">
+      <div className="side-tabs" role="tablist">
+        {(["agents", "permissions"] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            aria-selected={view === v}
+            className={`side-tab${view === v ? " active" : ""}`}
+            data-testid={`side-tab-${v}`}
+            onClick={() => setView(v)}
+          >
+            {v === "agents" ? "Agents" : "Permissions"}
+          </button>
+        ))}
+      </div>
+      {/* The agents stay mounted: an unsaved persona survives a look at the permissions. */}
+      <AgentsPanel newAgentSeq={newAgentSeq} hidden={view !== "agents"} />
+      {view === "permissions" && <PermissionsPanel />}
+    </aside>
+  );
+}
+
+/** The agents: list, create, edit persona, delete. */
+function AgentsPanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boolean }) {
   const { data, sessions } = useWorkspace();
   const confirm = useConfirm();
   const [creating, setCreating] = useState(false);
@@ -70,7 +105,7 @@ export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
   };
 
   return (
-    <aside className="side-panel" data-testid="side-panel">
+    <div className="agents-panel" hidden={hidden}>
       <div className="panel-header">
         <span className="panel-title">Agents</span>
         <span className="panel-count">{data.agents.length}</span>
@@ -112,6 +147,6 @@ export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
           onClose={() => void edit(null)}
         />
       )}
-    </aside>
+    </div>
   );
 }

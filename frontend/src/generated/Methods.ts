@@ -16,6 +16,7 @@ import type { NameParams } from "./NameParams";
 import type { NamedLayout } from "./NamedLayout";
 import type { NodeId } from "./NodeId";
 import type { OpenShellParams } from "./OpenShellParams";
+import type { PermissionsView } from "./PermissionsView";
 import type { PersonaTemplate } from "./PersonaTemplate";
 import type { ProfilesAnswer } from "./ProfilesAnswer";
 import type { Project } from "./Project";
@@ -23,6 +24,7 @@ import type { RenameLayoutParams } from "./RenameLayoutParams";
 import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
 import type { ResizeSplitParams } from "./ResizeSplitParams";
+import type { SavePermissionsParams } from "./SavePermissionsParams";
 import type { SessionInfo } from "./SessionInfo";
 import type { SessionParams } from "./SessionParams";
 import type { SessionSizeParams } from "./SessionSizeParams";
@@ -62,6 +64,8 @@ export interface Methods {
   askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listRequests: { params: null; result: Array<RequestRecord>; errors: never };
   cancelRequest: { params: RequestParams; result: null; errors: "REQUEST_NOT_FOUND" };
+  getPermissions: { params: null; result: PermissionsView; errors: never };
+  savePermissions: { params: SavePermissionsParams; result: PermissionsView; errors: "CORRUPT_FILE" | "IO_ERROR" | "UNSAFE_PATH" };
 }
 
 /** The terminal-stream methods, handled by each transport. */

@@ -8,6 +8,7 @@ use idea_domain::ports::EventPublisher;
 use idea_domain::terminal::{SessionInfo, TerminalSize};
 use idea_domain::{Agent, DomainEvent, LayoutId, NodeId, ProfileId, SessionId};
 use idea_infrastructure::cli_homes::FsCliHomes;
+use idea_infrastructure::permissions::FsPermissionFiles;
 use idea_infrastructure::profiles::FsProfileCatalog;
 use idea_infrastructure::profiles::builtin::{CLAUDE_CODE, CODEX, builtin_profiles};
 use idea_infrastructure::pty::PortablePtyHost;
@@ -110,6 +111,11 @@ pub fn world() -> World {
     .unwrap();
     let profiles = write_profiles(dir.path());
     let events = Arc::new(Events::default());
+    let permissions = FsPermissionFiles::new(
+        FsProjectStore::new(&root),
+        None,
+        Some(dir.path().join("home")),
+    );
     let deps = Arc::new(Deps::new(Ports {
         store,
         profiles: Arc::new(FsProfileCatalog::load(Some(&profiles))),
@@ -118,6 +124,7 @@ pub fn world() -> World {
         terminals: Arc::new(PortablePtyHost::new()),
         cli_homes: Arc::new(FsCliHomes::for_home(&dir.path().join("home"), None, None)),
         turns: Arc::new(ProcessTurnRunner::default()),
+        permissions: Arc::new(permissions),
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
     }));

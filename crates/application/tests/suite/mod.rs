@@ -3,5 +3,6 @@ mod ask;
 mod filedrop;
 mod filesystem;
 mod layouts;
+mod permissions;
 mod resume;
 mod sessions;

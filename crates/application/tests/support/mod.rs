@@ -1,5 +1,6 @@
 //! Hand-written fakes of the ports.
 
+pub mod permissions;
 pub mod terminal;
 pub mod turns;
 
@@ -8,10 +9,12 @@ use idea_domain::conversation::ConversationProviders;
 use idea_domain::layout::Layouts;
 use idea_domain::manifest::AgentManifest;
 use idea_domain::ports::{
-    EventPublisher, IdGenerator, ProfileCatalog, ProfileProblem, ProjectStore, StoreError,
+    EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProfileProblem, ProjectStore,
+    StoreError,
 };
 use idea_domain::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate};
 use idea_domain::{DomainEvent, ProfileId, Project};
+use permissions::MemoryPermissions;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -304,10 +307,12 @@ pub struct World {
     pub store: Arc<MemoryStore>,
     pub events: Arc<RecordedEvents>,
     pub turns: Arc<FakeTurns>,
+    pub permissions: Arc<MemoryPermissions>,
 }
 
 fn deps_over(
     store: Arc<dyn ProjectStore>,
+    permissions: Arc<dyn PermissionFiles>,
     events: Arc<RecordedEvents>,
     terminals: Arc<FakeTerminals>,
     cli: Arc<FakeCliHomes>,
@@ -321,6 +326,7 @@ fn deps_over(
         terminals,
         cli_homes: cli,
         turns,
+        permissions,
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
     })
@@ -332,8 +338,10 @@ pub fn world() -> World {
     let terminals = Arc::new(FakeTerminals::default());
     let cli = Arc::new(FakeCliHomes::default());
     let turns = Arc::new(FakeTurns::default());
+    let permissions = Arc::new(MemoryPermissions::default());
     let deps = deps_over(
         store.clone(),
+        permissions.clone(),
         events.clone(),
         terminals.clone(),
         cli.clone(),
@@ -346,6 +354,7 @@ pub fn world() -> World {
         store,
         events,
         turns,
+        permissions,
     }
 }
 
@@ -356,8 +365,14 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
     let store = Arc::new(idea_infrastructure::store::FsProjectStore::new(dir.path()));
     idea_application::project::init(store.as_ref(), &SequentialIds::default(), &root).unwrap();
     let events = Arc::new(RecordedEvents::default());
+    let permissions = Arc::new(idea_infrastructure::permissions::FsPermissionFiles::new(
+        idea_infrastructure::store::FsProjectStore::new(dir.path()),
+        Some(dir.path().join("user-permissions.json")),
+        Some(dir.path().join("home")),
+    ));
     let deps = deps_over(
         store,
+        permissions,
         events.clone(),
         Arc::new(FakeTerminals::default()),
         Arc::new(FakeCliHomes::default()),

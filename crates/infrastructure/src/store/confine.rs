@@ -83,7 +83,12 @@ fn step(dir: &Path, create: bool) -> Result<bool, StoreError> {
 
 /// The bytes of the regular file `path`, `None` when absent; a link is refused.
 pub(crate) fn read(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
-    let mut file = match open_no_follow(path) {
+    read_at_most(path, u64::MAX)
+}
+
+/// As [`read`], refusing a file of more than `limit` bytes as corrupt.
+pub(crate) fn read_at_most(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, StoreError> {
+    let file = match open_no_follow(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         // `O_NOFOLLOW` fails with ELOOP (EMLINK on some systems): name the cause portably.
@@ -97,8 +102,16 @@ pub(crate) fn read(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
         return Err(unsafe_path(path, "not a regular file"));
     }
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
+    // One byte past the limit tells "too big" from "exactly the limit".
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
         .map_err(|e| io_error("read", path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(StoreError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!("larger than {limit} bytes"),
+        });
+    }
     Ok(Some(bytes))
 }
 

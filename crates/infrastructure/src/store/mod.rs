@@ -5,6 +5,7 @@
 //! repository's `.ideai/` is untrusted: nothing here follows a link out of it ([`confine`]).
 
 pub(crate) mod confine;
+mod permissions;
 mod seeds;
 mod sweep;
 mod versioned;
@@ -16,6 +17,7 @@ use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
 use idea_domain::project::{PROJECT_VERSION, Project};
 use idea_domain::{AgentId, ConversationId};
+pub use permissions::MAX_PERMISSIONS_BYTES;
 use serde::de::DeserializeOwned;
 use std::fs;
 use std::io;

@@ -6,6 +6,7 @@ use idea_domain::ProjectPath;
 use idea_domain::SessionId;
 use idea_domain::terminal::{ExitHandler, PtyError, SpawnSpec, TerminalHost, TerminalSession};
 use idea_infrastructure::cli_homes::FsCliHomes;
+use idea_infrastructure::permissions::FsPermissionFiles;
 use idea_infrastructure::profiles::FsProfileCatalog;
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::{EventBus, RandomIds};
@@ -72,13 +73,18 @@ pub fn world() -> World {
 pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>) {
     let spawned = Arc::new(NoSpawn::default());
     let deps = Deps::new(Ports {
-        store,
         profiles: Arc::new(FsProfileCatalog::load(None)),
         events: Arc::new(EventBus::default()),
         ids: Arc::new(RandomIds),
         terminals: spawned.clone(),
         cli_homes: Arc::new(FsCliHomes::for_home(&tmp.join("home"), None, None)),
         turns: Arc::new(idea_infrastructure::turns::ProcessTurnRunner::default()),
+        permissions: Arc::new(FsPermissionFiles::new(
+            FsProjectStore::clone(&store),
+            None,
+            Some(tmp.join("home")),
+        )),
+        store,
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
     });
