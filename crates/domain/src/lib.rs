@@ -15,6 +15,7 @@ pub mod placeholders;
 pub mod ports;
 pub mod profile;
 pub mod project;
+pub mod sandbox;
 pub mod skill;
 pub mod terminal;
 pub mod turn;

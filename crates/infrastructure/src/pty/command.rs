@@ -2,6 +2,7 @@
 //! directory check and the child's environment. Pure functions, so the rules are tested
 //! without spawning anything.
 
+use crate::sandbox;
 use idea_domain::terminal::{PtyError, SpawnSpec};
 use portable_pty::CommandBuilder;
 use std::collections::BTreeMap;
@@ -23,10 +24,12 @@ const TERMINAL_VARIABLES: [(&str, &str); 2] =
 /// # Errors
 /// [`PtyError::CommandNotFound`] when the program cannot be found or is not executable;
 /// [`PtyError::SpawnFailed`] when the working directory is not a directory (portable-pty would
-/// otherwise silently start the child in `$HOME`).
+/// otherwise silently start the child in `$HOME`), and when `spec.sandbox` cannot be enforced
+/// (no `sandbox_helper`, a kernel without Landlock ABI 6): nothing runs unsandboxed.
 pub(crate) fn build(
     spec: &SpawnSpec,
     inherited: impl IntoIterator<Item = (OsString, OsString)>,
+    sandbox_helper: Option<&Path>,
 ) -> Result<CommandBuilder, PtyError> {
     if !spec.cwd.is_dir() {
         return Err(PtyError::SpawnFailed {
@@ -41,7 +44,20 @@ pub(crate) fn build(
     let program = resolve_program(&spec.command, &spec.cwd, env.get(OsStr::new("PATH")))
         .ok_or_else(|| PtyError::CommandNotFound(spec.command.clone()))?;
 
-    let mut command = CommandBuilder::new(program);
+    let (mut command, plan_json) = match &spec.sandbox {
+        None => (CommandBuilder::new(program), None),
+        Some(plan) => {
+            let wrapped = sandbox::wrap(sandbox_helper, plan, &program).map_err(|e| {
+                PtyError::SpawnFailed {
+                    command: spec.command.clone(),
+                    reason: e.to_string(),
+                }
+            })?;
+            let mut command = CommandBuilder::new(wrapped.program);
+            command.args(&wrapped.args);
+            (command, Some(wrapped.plan_json))
+        }
+    };
     command.args(&spec.args);
     command.cwd(&spec.cwd);
     // CommandBuilder starts from the parent's environment; replace it with exactly ours.
@@ -49,6 +65,10 @@ pub(crate) fn build(
     command.env_clear();
     for (key, value) in env {
         command.env(key, value);
+    }
+    // Last, so that no variable of the profile can stand in for the plan.
+    if let Some(plan_json) = plan_json {
+        command.env(sandbox::PLAN_ENV, plan_json);
     }
     Ok(command)
 }
@@ -240,7 +260,7 @@ mod tests {
     fn a_missing_program_is_command_not_found() {
         let mut spec = spec("idea-no-such-program-4f1c");
         spec.env.insert("PATH".into(), "/nonexistent-dir".into());
-        let err = build(&spec, vars(&[])).err();
+        let err = build(&spec, vars(&[]), None).err();
         assert_eq!(
             err,
             Some(PtyError::CommandNotFound(
@@ -254,7 +274,7 @@ mod tests {
         let mut spec = spec("sh");
         spec.cwd = PathBuf::from("/nonexistent-dir/idea");
         assert!(matches!(
-            build(&spec, vars(&[])),
+            build(&spec, vars(&[]), None),
             Err(PtyError::SpawnFailed { .. })
         ));
     }
