@@ -4,7 +4,7 @@
 
 use super::{Failure, print_json};
 use idea_domain::profile::AgentProfile;
-use idea_domain::sandbox::{SandboxInputs, SandboxPlan, cli_state_paths, compile_plan, temp_dirs};
+use idea_domain::sandbox::{SandboxInputs, SandboxPlan, cli_state, compile_plan, temp_dirs};
 use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -46,8 +46,8 @@ pub struct SandboxArgs {
 /// A project, agent or plan that cannot be read; on success with a command, it never returns
 /// (the command replaced this process).
 pub fn run(args: SandboxArgs) -> Result<(), Failure> {
-    let plan = match &args.plan {
-        Some(file) => read_plan(file)?,
+    let (plan, state_dirs) = match &args.plan {
+        Some(file) => (read_plan(file)?, vec![]),
         None => project_plan(&args.project, args.agent.as_deref())?,
     };
     if args.explain {
@@ -63,7 +63,22 @@ pub fn run(args: SandboxArgs) -> Result<(), Failure> {
             "nothing to run: idea sandbox [--project DIR] [--agent NAME] -- CMD ARGS…".into(),
         ));
     }
+    create_state_dirs(&state_dirs)?;
     Err(enforce_and_exec(&plan, &args.command))
+}
+
+/// The CLI's own state folders, made (private to the user) when missing: once sandboxed it
+/// could not make them, its home not being writable.
+fn create_state_dirs(dirs: &[PathBuf]) -> Result<(), Failure> {
+    use std::os::unix::fs::DirBuilderExt;
+    for dir in dirs.iter().filter(|d| !d.exists()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Failure::User(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    Ok(())
 }
 
 /// `idea sandbox-exec [--plan FILE] -- CMD ARGS…`: the plan from `FILE`, else from
@@ -148,27 +163,32 @@ fn parse_plan(json: &str, source: &str) -> Result<SandboxPlan, Failure> {
     Ok(plan)
 }
 
-/// The plan of `project` (and of `agent`'s CLI when given), as a launch would compute it.
-fn project_plan(project: &Path, agent: Option<&str>) -> Result<SandboxPlan, Failure> {
+/// The plan of `project` (and of `agent`'s CLI when given), as a launch would compute it,
+/// and the CLI's state folders.
+fn project_plan(
+    project: &Path,
+    agent: Option<&str>,
+) -> Result<(SandboxPlan, Vec<PathBuf>), Failure> {
     let root = crate::compose::project_path(project)?;
-    let (run_dir, state_paths) = match agent {
-        None => (None, vec![]),
+    let (run_dir, state) = match agent {
+        None => (None, Default::default()),
         Some(agent) => {
             let (run_dir, profile) = agent_facts(project, agent)?;
-            let state = cli_state_paths(&profile, &crate::compose::cli_state_env());
+            let state = cli_state(&profile, &crate::compose::cli_state_env());
             (Some(run_dir), state)
         }
     };
     let tmpdir = std::env::var_os("TMPDIR").map(PathBuf::from);
     let denied = denied_paths(root.as_path());
-    Ok(compile_plan(&SandboxInputs {
+    let plan = compile_plan(&SandboxInputs {
         project_root: root.as_path().to_path_buf(),
         run_dir,
         temp_dirs: temp_dirs(tmpdir.as_deref()),
-        state_paths,
+        state_paths: state.paths(),
         deny_read: denied.read,
         deny_write: denied.write,
-    }))
+    });
+    Ok((plan, state.dirs))
 }
 
 /// Paths the permission rules deny, absolute.

@@ -10,7 +10,7 @@ mod layout;
 mod state;
 
 pub use layout::{Layout, read_layout, write_layout};
-pub use state::{CliStateEnv, DEVICE_WRITE_PATHS, cli_state_paths, temp_dirs};
+pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
 
 use serde::{Deserialize, Serialize};
 use std::path::{Component, Path, PathBuf};
@@ -107,7 +107,7 @@ pub struct SandboxInputs {
     pub run_dir: Option<PathBuf>,
     /// Writable scratch space (see [`temp_dirs`]).
     pub temp_dirs: Vec<PathBuf>,
-    /// The agent CLI's own files and folders (see [`cli_state_paths`]).
+    /// The agent CLI's own files and folders (see [`cli_state`]).
     pub state_paths: Vec<PathBuf>,
     /// Paths the permission rules forbid reading (and so writing too).
     pub deny_read: Vec<PathBuf>,

@@ -51,25 +51,45 @@ pub fn temp_dirs(tmpdir: Option<&Path>) -> Vec<PathBuf> {
     dirs
 }
 
+/// A CLI's own state outside the project: folders (which it cannot create once sandboxed,
+/// its home not being writable, so the launcher creates them first) and single files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CliState {
+    pub dirs: Vec<PathBuf>,
+    pub files: Vec<PathBuf>,
+}
+
+impl CliState {
+    /// Every path, folders first.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.dirs.iter().chain(&self.files).cloned().collect()
+    }
+}
+
 /// Where the CLI of `profile` keeps its own state, by its `home` kind or, for the CLIs IdeA
 /// knows without one, by its command's name. Empty for any other program.
-pub fn cli_state_paths(profile: &AgentProfile, env: &CliStateEnv) -> Vec<PathBuf> {
+pub fn cli_state(profile: &AgentProfile, env: &CliStateEnv) -> CliState {
     let home = &env.home;
+    let dirs = |dirs: Vec<PathBuf>| CliState {
+        dirs,
+        files: vec![],
+    };
     match profile.home {
+        // `.claude.json` moves into the config dir with it.
         Some(CliHome::ClaudeCode) => match &env.claude_config_dir {
-            // `.claude.json` moves into the config dir with it.
-            Some(dir) => vec![dir.clone()],
-            // Claude Code rewrites `~/.claude.json` in place and keeps its lock and
-            // backups inside `~/.claude`.
-            None => vec![home.join(".claude"), home.join(".claude.json")],
+            Some(dir) => dirs(vec![dir.clone()]),
+            None => CliState {
+                dirs: vec![home.join(".claude")],
+                files: vec![home.join(".claude.json")],
+            },
         },
-        Some(CliHome::Codex) => vec![
+        Some(CliHome::Codex) => dirs(vec![
             env.codex_home
                 .clone()
                 .unwrap_or_else(|| home.join(".codex")),
-        ],
-        Some(CliHome::Gemini) => vec![home.join(".gemini")],
-        None => by_command(profile, env),
+        ]),
+        Some(CliHome::Gemini) => dirs(vec![home.join(".gemini")]),
+        None => dirs(by_command(profile, env)),
     }
 }
 

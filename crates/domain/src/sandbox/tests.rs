@@ -210,17 +210,16 @@ fn each_cli_writes_its_own_state() {
         ..CliStateEnv::default()
     };
     let claude = profile("claude", Some(CliHome::ClaudeCode));
-    assert_eq!(
-        cli_state_paths(&claude, &env),
-        paths(&["/h/.claude", "/h/.claude.json"])
-    );
+    let state = cli_state(&claude, &env);
+    assert_eq!(state.dirs, paths(&["/h/.claude"]));
+    assert_eq!(state.files, paths(&["/h/.claude.json"]));
     let codex = profile("codex", Some(CliHome::Codex));
-    assert_eq!(cli_state_paths(&codex, &env), paths(&["/h/.codex"]));
+    assert_eq!(cli_state(&codex, &env).paths(), paths(&["/h/.codex"]));
     let gemini = profile("gemini", Some(CliHome::Gemini));
-    assert_eq!(cli_state_paths(&gemini, &env), paths(&["/h/.gemini"]));
+    assert_eq!(cli_state(&gemini, &env).paths(), paths(&["/h/.gemini"]));
     let opencode = profile("/usr/local/bin/opencode", None);
     assert_eq!(
-        cli_state_paths(&opencode, &env),
+        cli_state(&opencode, &env).paths(),
         paths(&[
             "/h/.config/opencode",
             "/h/.local/share/opencode",
@@ -228,7 +227,7 @@ fn each_cli_writes_its_own_state() {
             "/h/.local/state/opencode"
         ])
     );
-    assert!(cli_state_paths(&profile("bash", None), &env).is_empty());
+    assert!(cli_state(&profile("bash", None), &env).paths().is_empty());
 }
 
 #[test]
@@ -241,11 +240,11 @@ fn the_clis_own_variables_move_their_state() {
         ..CliStateEnv::default()
     };
     let claude = profile("claude", Some(CliHome::ClaudeCode));
-    assert_eq!(cli_state_paths(&claude, &env), paths(&["/c"]));
+    assert_eq!(cli_state(&claude, &env).paths(), paths(&["/c"]));
     let codex = profile("codex", Some(CliHome::Codex));
-    assert_eq!(cli_state_paths(&codex, &env), paths(&["/x"]));
+    assert_eq!(cli_state(&codex, &env).paths(), paths(&["/x"]));
     let opencode = profile("opencode", None);
-    assert_eq!(cli_state_paths(&opencode, &env)[0], p("/cfg/opencode"));
+    assert_eq!(cli_state(&opencode, &env).paths()[0], p("/cfg/opencode"));
 }
 
 #[test]
