@@ -111,7 +111,8 @@ fn a_denied_path_inside_the_project_can_be_neither_read_nor_written() {
     fs::write(w.project.join("README.md"), "hello").unwrap();
     fs::create_dir_all(w.project.join("src")).unwrap();
     let mut plan = w.plan();
-    plan.read_denied = vec![secrets.clone(), w.project.join(".env")];
+    let later = w.project.join("not-yet.key");
+    plan.read_denied = vec![secrets.clone(), w.project.join(".env"), later.clone()];
     let script = [
         try_read(&secrets.join("key.txt")),
         try_read(&secrets.join("deep/more.txt")),
@@ -129,7 +130,11 @@ fn a_denied_path_inside_the_project_can_be_neither_read_nor_written() {
         try_read(&w.project.join("README.md")),
         try_write(&w.project.join("README.md")),
         try_write(&w.project.join("src/new.rs")),
+        // A denied path that does not exist yet cannot be created either.
+        try_write(&later),
         "ls >/dev/null && echo 'LISTED'; ".to_owned(),
+        // Documented limit: the names inside a denied folder stay listable.
+        "ls secrets | grep -q key.txt && echo 'NAMES-LISTED'; ".to_owned(),
     ]
     .concat();
     let out = w.run(&plan, &script);
@@ -151,7 +156,10 @@ fn a_denied_path_inside_the_project_can_be_neither_read_nor_written() {
     assert!(text.contains(&format!("READ {}", w.project.join("README.md").display())));
     assert!(text.contains(&format!("WROTE {}", w.project.join("README.md").display())));
     assert!(text.contains(&format!("WROTE {}", w.project.join("src/new.rs").display())));
+    assert!(text.contains(&format!("DENIED {}", later.display())), "{text}");
+    assert!(!later.exists());
     assert!(text.contains("LISTED"), "{text}");
+    assert!(text.contains("NAMES-LISTED"), "{text}");
     assert_eq!(
         fs::read_to_string(secrets.join("key.txt")).unwrap(),
         "s3cret"
