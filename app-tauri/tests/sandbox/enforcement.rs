@@ -156,7 +156,10 @@ fn a_denied_path_inside_the_project_can_be_neither_read_nor_written() {
     assert!(text.contains(&format!("READ {}", w.project.join("README.md").display())));
     assert!(text.contains(&format!("WROTE {}", w.project.join("README.md").display())));
     assert!(text.contains(&format!("WROTE {}", w.project.join("src/new.rs").display())));
-    assert!(text.contains(&format!("DENIED {}", later.display())), "{text}");
+    assert!(
+        text.contains(&format!("DENIED {}", later.display())),
+        "{text}"
+    );
     assert!(!later.exists());
     assert!(text.contains("LISTED"), "{text}");
     assert!(text.contains("NAMES-LISTED"), "{text}");

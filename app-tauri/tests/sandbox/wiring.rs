@@ -233,3 +233,65 @@ fn doctor_reports_the_kernels_landlock_abi() {
     assert_eq!(report["landlock"]["abi"].as_u64(), abi.map(u64::from));
     assert_eq!(report["landlock"]["supported"], abi.is_some());
 }
+
+#[test]
+fn idea_sandbox_for_an_agent_grants_its_run_dir_and_its_clis_state_made_first() {
+    use std::os::unix::fs::PermissionsExt;
+    if !landlock() {
+        return;
+    }
+    let w = world();
+    let idea = |args: &[&str]| {
+        std::process::Command::new(IDEA)
+            .args(args)
+            .current_dir(&w.project)
+            .env("HOME", &w.home)
+            .env("IDEA_USER_DIR", w.root.join("user"))
+            .env_remove("TMPDIR")
+            .output()
+            .unwrap()
+    };
+    assert!(idea(&["init"]).status.success());
+    let created = idea(&[
+        "agent",
+        "create",
+        "--name",
+        "gem",
+        "--profile",
+        "gemini",
+        "--json",
+    ]);
+    assert!(created.status.success(), "{}", stderr(&created));
+    let agent: serde_json::Value = serde_json::from_slice(&created.stdout).unwrap();
+    let run_dir = w
+        .project
+        .join(".ideai/run")
+        .join(agent["agentId"].as_str().unwrap());
+    let gemini = w.home.join(".gemini");
+    assert!(!gemini.exists());
+    let script = format!(
+        "mkdir -p '{run}' && {}{}{}",
+        try_write(&run_dir.join("note")),
+        try_write(&gemini.join("settings.json")),
+        try_write(&w.home.join(".codex")),
+        run = run_dir.display(),
+    );
+    let out = idea(&["sandbox", "--agent", "gem", "--", "sh", "-c", &script]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("WROTE {}", run_dir.join("note").display())),
+        "{text}{}",
+        stderr(&out)
+    );
+    assert!(
+        text.contains(&format!("WROTE {}", gemini.join("settings.json").display())),
+        "{text}"
+    );
+    // Another CLI's state is not this agent's.
+    assert!(
+        text.contains(&format!("DENIED {}", w.home.join(".codex").display())),
+        "{text}"
+    );
+    let mode = std::fs::metadata(&gemini).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700);
+}
