@@ -142,8 +142,13 @@ fn a_turn_with_a_plan_is_sandboxed_and_without_one_is_not() {
     };
     let outside = unique(&w.sibling);
     let script = format!("echo x > '{}' || exit 7", outside.display());
+    let mut with_plan = turn(&w, &script, Some(w.plan()));
+    // A variable of the profile cannot stand in for the plan.
+    with_plan
+        .env
+        .insert("IDEA_SANDBOX_PLAN".into(), r#"{"writeRoots":["/"]}"#.into());
     let sandboxed = runner
-        .start(&turn(&w, &script, Some(w.plan())), Box::new(|_| {}))
+        .start(&with_plan, Box::new(|_| {}))
         .unwrap()
         .wait(Duration::from_secs(20))
         .expect("the turn ended");

@@ -13,7 +13,7 @@ pub use layout::{Layout, read_layout, write_layout};
 pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
 
 use serde::{Deserialize, Serialize};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, PathBuf};
 
 /// What a sandboxed process may do. `None` instead of a plan means native (not sandboxed).
 ///
@@ -79,18 +79,6 @@ impl SandboxPlan {
             }
         }
         Ok(())
-    }
-
-    /// Whether `path` (absolute, normalised) may be written: under a write root and under no
-    /// denied path. The kernel decides for real; this is the same rule, for explanations.
-    pub fn may_write(&self, path: &Path) -> bool {
-        self.write_roots.iter().any(|root| path.starts_with(root))
-            && !self.write_denied_all().any(|d| path.starts_with(d))
-    }
-
-    /// Whether `path` may be read: under no read-denied path.
-    pub fn may_read(&self, path: &Path) -> bool {
-        !self.read_denied.iter().any(|d| path.starts_with(d))
     }
 
     /// The write-denied paths, read-denied ones included.

@@ -257,6 +257,51 @@ mod tests {
     }
 
     #[test]
+    fn a_spec_with_a_plan_runs_through_the_helper_which_alone_sets_the_plan() {
+        let mut spec = spec("sh");
+        spec.args = vec!["-c".into(), "true".into()];
+        let plan = idea_domain::sandbox::SandboxPlan {
+            write_roots: vec![PathBuf::from("/w")],
+            ..Default::default()
+        };
+        spec.sandbox = Some(plan.clone());
+        // A profile's variable cannot replace the plan.
+        spec.env
+            .insert(sandbox::PLAN_ENV.into(), r#"{"writeRoots":["/"]}"#.into());
+        let path = std::env::var_os("PATH");
+        let inherited = vars(&[(
+            "PATH",
+            path.as_deref().and_then(|p| p.to_str()).unwrap_or(""),
+        )]);
+        match build(&spec, inherited.clone(), Some(Path::new("/opt/idea"))) {
+            Ok(command) => {
+                let argv: Vec<String> = command
+                    .get_argv()
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                assert_eq!(argv[..3], ["/opt/idea", "sandbox-exec", "--"]);
+                assert!(argv[3].ends_with("/sh"), "{argv:?}");
+                assert_eq!(argv[4..], ["-c", "true"]);
+                let sent = command.get_env(sandbox::PLAN_ENV).unwrap();
+                let sent: idea_domain::sandbox::SandboxPlan =
+                    serde_json::from_str(sent.to_str().unwrap()).unwrap();
+                assert_eq!(sent, plan);
+            }
+            // A kernel without Landlock ABI 6: refused, nothing to run.
+            Err(PtyError::SpawnFailed { reason, .. }) => {
+                assert!(reason.contains("cannot enforce"), "{reason}");
+            }
+            Err(other) => panic!("{other}"),
+        }
+        // No helper: refused, whatever the kernel.
+        assert!(matches!(
+            build(&spec, inherited, None),
+            Err(PtyError::SpawnFailed { .. })
+        ));
+    }
+
+    #[test]
     fn a_missing_program_is_command_not_found() {
         let mut spec = spec("idea-no-such-program-4f1c");
         spec.env.insert("PATH".into(), "/nonexistent-dir".into());

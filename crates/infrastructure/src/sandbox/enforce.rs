@@ -5,7 +5,7 @@ use super::{SandboxError, kernel_abi};
 use idea_domain::sandbox::{SandboxPlan, read_layout, write_layout};
 use landlock::{
     ABI, Access, AccessFs, BitFlags, CompatLevel, Compatible, PathBeneath, RestrictionStatus,
-    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus, Scope,
+    Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,7 @@ fn abi(number: u8) -> Option<ABI> {
 /// `plan` with every path resolved as the kernel will see it (symlinks followed; for a path
 /// that does not exist, its deepest existing ancestor), so that a denied path behind a
 /// symlink is denied where it really lives.
-pub fn resolve(plan: &SandboxPlan) -> SandboxPlan {
+fn resolve(plan: &SandboxPlan) -> SandboxPlan {
     let all = |paths: &[PathBuf]| paths.iter().map(|p| real_path(p)).collect();
     SandboxPlan {
         read_denied: all(&plan.read_denied),
@@ -93,13 +93,12 @@ pub fn enforce(plan: &SandboxPlan, required: u8) -> Result<Enforced, SandboxErro
     if !scopes.is_empty() {
         ruleset = ruleset.scope(scopes).map_err(landlock_error)?;
     }
-    let mut created = Some(ruleset.create().map_err(landlock_error)?);
+    let mut created = ruleset.create().map_err(landlock_error)?;
     let mut rules = 0usize;
     let mut add = |file: std::fs::File, access: BitFlags<AccessFs>| {
-        let current = created
-            .take()
-            .ok_or_else(|| landlock_error("ruleset lost"))?;
-        created = Some(add_rule(current, file, access)?);
+        (&mut created)
+            .add_rule(PathBeneath::new(file, access))
+            .map_err(landlock_error)?;
         rules += 1;
         Ok(())
     };
@@ -115,23 +114,12 @@ pub fn enforce(plan: &SandboxPlan, required: u8) -> Result<Enforced, SandboxErro
         file: AccessFs::from_file(abi),
     };
     visit(&write_layout(&plan), write, &mut add)?;
-    let created = created.ok_or_else(|| landlock_error("ruleset lost"))?;
     let status = created.restrict_self().map_err(landlock_error)?;
     check_status(&status)?;
     Ok(Enforced {
         kernel_abi: offered.unwrap_or_default(),
         rules,
     })
-}
-
-fn add_rule(
-    ruleset: RulesetCreated,
-    file: std::fs::File,
-    access: BitFlags<AccessFs>,
-) -> Result<RulesetCreated, SandboxError> {
-    ruleset
-        .add_rule(PathBeneath::new(file, access))
-        .map_err(|e: RulesetError| landlock_error(e))
 }
 
 /// Anything short of "fully enforced, no new privileges" is a failure.

@@ -1,6 +1,7 @@
 //! Turns a [`Layout`] into opened hierarchies to grant. Granting less is always safe, so an
-//! entry that vanished or cannot be opened is simply not granted; only a failure that would
-//! leave the sandbox weaker is an error (there is none here: every error is "grant nothing").
+//! entry of a split folder that vanished or cannot be opened is simply not granted, nor is a
+//! write root that does not exist; a root that exists but cannot be opened is an error (the
+//! plan would silently lose a place the agent needs).
 
 use super::SandboxError;
 use idea_domain::sandbox::Layout;

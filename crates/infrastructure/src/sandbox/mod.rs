@@ -18,7 +18,7 @@ mod wrap;
 
 pub use abi::{REQUIRED_ABI, kernel_abi};
 #[cfg(target_os = "linux")]
-pub use enforce::{Enforced, enforce, resolve};
+pub use enforce::{Enforced, enforce};
 pub use wrap::{PLAN_ENV, SANDBOX_EXEC, Wrapped, wrap};
 
 use std::path::PathBuf;
