@@ -9,7 +9,7 @@ use idea_domain::ports::ProfileCatalog;
 use idea_infrastructure::cli_homes::FsCliHomes;
 use idea_infrastructure::permissions::{FsPermissionFiles, user_permissions_path};
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
-use idea_infrastructure::pty::PortablePtyHost;
+use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::{EventBus, RandomIds};
 use idea_infrastructure::turns::ProcessTurnRunner;
@@ -50,6 +50,29 @@ pub fn cli_homes() -> FsCliHomes {
             .map(PathBuf::from)
     };
     FsCliHomes::for_home(&home, dir("CLAUDE_CONFIG_DIR"), dir("CODEX_HOME"))
+}
+
+/// The user's folders as the agent CLIs locate them.
+pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    idea_domain::sandbox::CliStateEnv {
+        home: var("HOME").unwrap_or_else(|| PathBuf::from("/")),
+        claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+        codex_home: var("CODEX_HOME"),
+        xdg_config_home: var("XDG_CONFIG_HOME"),
+        xdg_data_home: var("XDG_DATA_HOME"),
+        xdg_cache_home: var("XDG_CACHE_HOME"),
+        xdg_state_home: var("XDG_STATE_HOME"),
+    }
+}
+
+/// The `idea` executable that applies sandbox plans (`idea sandbox-exec`): this one.
+pub fn sandbox_helper() -> Option<PathBuf> {
+    std::env::current_exe().ok()
 }
 
 /// The user's login shell: `$SHELL`, else `/bin/sh`.
@@ -136,9 +159,15 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         profiles,
         events: events.clone(),
         ids: Arc::new(RandomIds),
-        terminals: Arc::new(PortablePtyHost::default()),
+        terminals: Arc::new(PortablePtyHost::with_config(PtyConfig {
+            sandbox_helper: sandbox_helper(),
+            ..PtyConfig::default()
+        })),
         cli_homes: Arc::new(cli_homes()),
-        turns: Arc::new(ProcessTurnRunner::default()),
+        turns: Arc::new(ProcessTurnRunner {
+            sandbox_helper: sandbox_helper(),
+            ..ProcessTurnRunner::default()
+        }),
         permissions: Arc::new(permission_files(path.as_path())),
         login_shell: login_shell(),
         mcp_bridge: mcp_bridge(),

@@ -10,7 +10,10 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Right after parsing, so `--help` and usage errors leave no log folder behind.
-    let _log = logging::init(&compose::user_dir());
+    let _log = cli
+        .command
+        .logs()
+        .then(|| logging::init(&compose::user_dir()));
     let command = cli.command.name();
     let started = Instant::now();
     tracing::info!(command, version = env!("CARGO_PKG_VERSION"), "start");
@@ -25,6 +28,11 @@ fn main() -> ExitCode {
             tracing::warn!(command, elapsed_ms, %message, "failed");
             eprintln!("idea: {message}");
             ExitCode::from(2)
+        }
+        Err(Failure::Status(code, message)) => {
+            tracing::warn!(command, elapsed_ms, code, %message, "failed");
+            eprintln!("idea: {message}");
+            ExitCode::from(code)
         }
         Err(Failure::Internal(error)) => {
             // `{:#}`: the whole cause chain on one line.

@@ -3,9 +3,11 @@
 mod agent;
 mod doctor;
 mod mcp_server;
+pub mod sandbox;
 
 use clap::{Parser, Subcommand};
 use idea_application::AppError;
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// IdeA: several coding agents at once on one project.
@@ -61,6 +63,20 @@ pub enum Command {
         #[arg(long)]
         requester: String,
     },
+    /// Run a command under the project's sandbox plan (Landlock): it reads everything except
+    /// denied paths, writes only in the project, the temp dirs (and with --agent its run dir
+    /// and its CLI's own state), and cannot signal processes outside the sandbox.
+    Sandbox(sandbox::SandboxArgs),
+    /// The helper of every sandboxed process: applies the plan (--plan FILE, else
+    /// $IDEA_SANDBOX_PLAN) to itself, then execs CMD. Exit 125 when the plan cannot be
+    /// enforced (CMD not started).
+    #[command(hide = true)]
+    SandboxExec {
+        #[arg(long, value_name = "FILE")]
+        plan: Option<PathBuf>,
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<OsString>,
+    },
 }
 
 impl Command {
@@ -75,7 +91,16 @@ impl Command {
             #[cfg(feature = "desktop")]
             Self::Desktop { .. } => "desktop",
             Self::McpServer { .. } => "mcp-server",
+            Self::Sandbox(_) => "sandbox",
+            Self::SandboxExec { .. } => "sandbox-exec",
         }
+    }
+
+    /// Whether the command writes IdeA's log. Not the sandbox helper: it runs inside the
+    /// sandbox's parent's place, often where the log folder is not writable, and must start
+    /// no thread before it execs.
+    pub fn logs(&self) -> bool {
+        !matches!(self, Self::SandboxExec { .. })
     }
 }
 
@@ -86,6 +111,8 @@ pub enum Failure {
     User(String),
     /// A failure of the machine or of IdeA: exit 1.
     Internal(anyhow::Error),
+    /// A failure with its own exit status (the sandbox helper's 125, 126, 127).
+    Status(u8, String),
 }
 
 impl From<AppError> for Failure {
@@ -141,6 +168,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         #[cfg(feature = "desktop")]
         Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
         Command::McpServer { project, requester } => mcp_server::run(&project, &requester),
+        Command::Sandbox(args) => sandbox::run(args),
+        Command::SandboxExec { plan, command } => Err(sandbox::exec(plan.as_deref(), &command)),
     }
 }
 

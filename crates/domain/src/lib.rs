@@ -18,6 +18,7 @@ pub mod placeholders;
 pub mod ports;
 pub mod profile;
 pub mod project;
+pub mod sandbox;
 pub mod skill;
 pub mod terminal;
 pub mod turn;

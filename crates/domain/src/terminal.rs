@@ -21,14 +21,7 @@ impl Default for TerminalSize {
     }
 }
 
-/// The OS sandbox to apply to a child (filled in by the sandbox issue; `None` = native).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct SandboxPlan {
-    pub read_paths: Vec<PathBuf>,
-    pub write_paths: Vec<PathBuf>,
-}
+pub use crate::sandbox::SandboxPlan;
 
 /// Everything needed to start one process in a PTY. Built by a pure function from the profile
 /// and the agent; the adapter adds nothing but terminal variables (`TERM`, `COLORTERM`).
@@ -48,7 +41,8 @@ pub struct SpawnSpec {
     /// Bytes typed into the PTY once it is live (stdin context injection).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stdin_injection: Option<String>,
-    /// Where the sandbox plan goes (sandbox issue); `None` runs natively.
+    /// The OS sandbox the process runs in (`idea sandbox-exec` applies it, then execs the
+    /// program); `None` runs it natively.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxPlan>,
 }

@@ -7,6 +7,7 @@
 //! - [`profiles`]: the built-in runtime-profile catalogue merged with `~/.ideai/profiles.json`.
 //! - [`pty`]: pseudo-terminals (`portable-pty`): batched output, scrollback, flow control.
 //! - [`probe`]: what this machine has (CLIs on PATH, Landlock, WebKit) for `idea doctor`.
+//! - [`sandbox`]: the OS sandbox: a plan enforced with Landlock by `idea sandbox-exec`.
 //! - [`system`]: random ids, an in-process event bus.
 //! - [`turns`]: reading one JSON-mode turn of an agent CLI (its event stream, its outcome).
 
@@ -18,6 +19,7 @@ pub mod permissions;
 pub mod probe;
 pub mod profiles;
 pub mod pty;
+pub mod sandbox;
 pub mod store;
 pub mod system;
 pub mod turns;

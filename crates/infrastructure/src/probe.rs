@@ -74,35 +74,25 @@ pub struct LandlockSupport {
     pub detail: String,
 }
 
-/// Probes Landlock by creating (never enforcing) rulesets for each known ABI, newest first.
+/// Asks the kernel for its Landlock ABI (read-only: nothing is created or enforced).
 #[cfg(target_os = "linux")]
 pub fn landlock_support() -> LandlockSupport {
-    use landlock::{ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr};
-    let known = [
-        (ABI::V6, 6),
-        (ABI::V5, 5),
-        (ABI::V4, 4),
-        (ABI::V3, 3),
-        (ABI::V2, 2),
-        (ABI::V1, 1),
-    ];
-    for (abi, number) in known {
-        let created = Ruleset::default()
-            .set_compatibility(CompatLevel::HardRequirement)
-            .handle_access(AccessFs::from_all(abi))
-            .and_then(|r| r.create());
-        if created.is_ok() {
-            return LandlockSupport {
-                supported: true,
-                abi: Some(number),
-                detail: format!("Landlock ABI {number}"),
-            };
-        }
-    }
-    LandlockSupport {
-        supported: false,
-        abi: None,
-        detail: "the kernel does not offer Landlock (agents run unsandboxed)".into(),
+    use crate::sandbox::{REQUIRED_ABI, kernel_abi};
+    match kernel_abi() {
+        Some(abi) => LandlockSupport {
+            supported: true,
+            abi: Some(abi),
+            detail: if abi >= REQUIRED_ABI {
+                format!("Landlock ABI {abi}: agents can be sandboxed")
+            } else {
+                format!("Landlock ABI {abi}: too old to sandbox agents (ABI {REQUIRED_ABI} needed)")
+            },
+        },
+        None => LandlockSupport {
+            supported: false,
+            abi: None,
+            detail: "the kernel does not offer Landlock (agents cannot be sandboxed)".into(),
+        },
     }
 }
 

@@ -24,6 +24,7 @@ fn script(dir: &std::path::Path, body: &str) -> TurnInvocation {
         cwd: dir.to_path_buf(),
         cli: TurnCli::Claude,
         context_file: None,
+        sandbox: None,
     }
 }
 
@@ -115,6 +116,7 @@ fn a_cli_that_ignores_sigterm_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let runner = ProcessTurnRunner {
         kill_grace: Duration::from_millis(200),
+        ..ProcessTurnRunner::default()
     };
     let body = "trap '' TERM; echo ready; while :; do sleep 0.05; done";
     let turn = runner

@@ -24,6 +24,7 @@ envRemove: Array<string>, cwd: string, size: TerminalSize,
  */
 stdinInjection: string | null, 
 /**
- * Where the sandbox plan goes (sandbox issue); `None` runs natively.
+ * The OS sandbox the process runs in (`idea sandbox-exec` applies it, then execs the
+ * program); `None` runs it natively.
  */
 sandbox: SandboxPlan | null, };

@@ -11,6 +11,7 @@
 use crate::invocation::{STRIPPED_ENV, SessionPlan, agent_cwd, context_delivery};
 use crate::placeholders::{expand, mentions};
 use crate::profile::{AgentProfile, StructuredMode};
+use crate::sandbox::SandboxPlan;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -124,6 +125,8 @@ pub struct TurnInvocation {
     /// Where the agent's composed context goes (written before the turn), as for a launch. A
     /// profile that types its context in (`stdin`) gets the file but no pointer to it.
     pub context_file: Option<PathBuf>,
+    /// The OS sandbox the turn runs in (as `SpawnSpec::sandbox`); `None` runs it natively.
+    pub sandbox: Option<SandboxPlan>,
 }
 
 /// The command line of one JSON-mode turn of the agent's CLI.
@@ -174,6 +177,7 @@ pub fn turn_invocation(inputs: &TurnInputs<'_>) -> Result<TurnInvocation, TurnSe
         cwd,
         cli,
         context_file: context.file,
+        sandbox: None,
     })
 }
 

@@ -2,6 +2,7 @@
 //! directory check and the child's environment. Pure functions, so the rules are tested
 //! without spawning anything.
 
+use crate::sandbox;
 use idea_domain::terminal::{PtyError, SpawnSpec};
 use portable_pty::CommandBuilder;
 use std::collections::BTreeMap;
@@ -23,10 +24,12 @@ const TERMINAL_VARIABLES: [(&str, &str); 2] =
 /// # Errors
 /// [`PtyError::CommandNotFound`] when the program cannot be found or is not executable;
 /// [`PtyError::SpawnFailed`] when the working directory is not a directory (portable-pty would
-/// otherwise silently start the child in `$HOME`).
+/// otherwise silently start the child in `$HOME`), and when `spec.sandbox` cannot be enforced
+/// (no `sandbox_helper`, a kernel without Landlock ABI 6): nothing runs unsandboxed.
 pub(crate) fn build(
     spec: &SpawnSpec,
     inherited: impl IntoIterator<Item = (OsString, OsString)>,
+    sandbox_helper: Option<&Path>,
 ) -> Result<CommandBuilder, PtyError> {
     if !spec.cwd.is_dir() {
         return Err(PtyError::SpawnFailed {
@@ -41,7 +44,20 @@ pub(crate) fn build(
     let program = resolve_program(&spec.command, &spec.cwd, env.get(OsStr::new("PATH")))
         .ok_or_else(|| PtyError::CommandNotFound(spec.command.clone()))?;
 
-    let mut command = CommandBuilder::new(program);
+    let (mut command, plan_json) = match &spec.sandbox {
+        None => (CommandBuilder::new(program), None),
+        Some(plan) => {
+            let wrapped = sandbox::wrap(sandbox_helper, plan, &program).map_err(|e| {
+                PtyError::SpawnFailed {
+                    command: spec.command.clone(),
+                    reason: e.to_string(),
+                }
+            })?;
+            let mut command = CommandBuilder::new(wrapped.program);
+            command.args(&wrapped.args);
+            (command, Some(wrapped.plan_json))
+        }
+    };
     command.args(&spec.args);
     command.cwd(&spec.cwd);
     // CommandBuilder starts from the parent's environment; replace it with exactly ours.
@@ -49,6 +65,10 @@ pub(crate) fn build(
     command.env_clear();
     for (key, value) in env {
         command.env(key, value);
+    }
+    // Last, so that no variable of the profile can stand in for the plan.
+    if let Some(plan_json) = plan_json {
+        command.env(sandbox::PLAN_ENV, plan_json);
     }
     Ok(command)
 }
@@ -237,10 +257,55 @@ mod tests {
     }
 
     #[test]
+    fn a_spec_with_a_plan_runs_through_the_helper_which_alone_sets_the_plan() {
+        let mut spec = spec("sh");
+        spec.args = vec!["-c".into(), "true".into()];
+        let plan = idea_domain::sandbox::SandboxPlan {
+            write_roots: vec![PathBuf::from("/w")],
+            ..Default::default()
+        };
+        spec.sandbox = Some(plan.clone());
+        // A profile's variable cannot replace the plan.
+        spec.env
+            .insert(sandbox::PLAN_ENV.into(), r#"{"writeRoots":["/"]}"#.into());
+        let path = std::env::var_os("PATH");
+        let inherited = vars(&[(
+            "PATH",
+            path.as_deref().and_then(|p| p.to_str()).unwrap_or(""),
+        )]);
+        match build(&spec, inherited.clone(), Some(Path::new("/opt/idea"))) {
+            Ok(command) => {
+                let argv: Vec<String> = command
+                    .get_argv()
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                assert_eq!(argv[..3], ["/opt/idea", "sandbox-exec", "--"]);
+                assert!(argv[3].ends_with("/sh"), "{argv:?}");
+                assert_eq!(argv[4..], ["-c", "true"]);
+                let sent = command.get_env(sandbox::PLAN_ENV).unwrap();
+                let sent: idea_domain::sandbox::SandboxPlan =
+                    serde_json::from_str(sent.to_str().unwrap()).unwrap();
+                assert_eq!(sent, plan);
+            }
+            // A kernel without Landlock ABI 6: refused, nothing to run.
+            Err(PtyError::SpawnFailed { reason, .. }) => {
+                assert!(reason.contains("cannot enforce"), "{reason}");
+            }
+            Err(other) => panic!("{other}"),
+        }
+        // No helper: refused, whatever the kernel.
+        assert!(matches!(
+            build(&spec, inherited, None),
+            Err(PtyError::SpawnFailed { .. })
+        ));
+    }
+
+    #[test]
     fn a_missing_program_is_command_not_found() {
         let mut spec = spec("idea-no-such-program-4f1c");
         spec.env.insert("PATH".into(), "/nonexistent-dir".into());
-        let err = build(&spec, vars(&[])).err();
+        let err = build(&spec, vars(&[]), None).err();
         assert_eq!(
             err,
             Some(PtyError::CommandNotFound(
@@ -254,7 +319,7 @@ mod tests {
         let mut spec = spec("sh");
         spec.cwd = PathBuf::from("/nonexistent-dir/idea");
         assert!(matches!(
-            build(&spec, vars(&[])),
+            build(&spec, vars(&[]), None),
             Err(PtyError::SpawnFailed { .. })
         ));
     }

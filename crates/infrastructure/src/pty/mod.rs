@@ -46,9 +46,10 @@ pub use session::PtySession;
 
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
-    ExitHandler, PtyError, SandboxPlan, SpawnSpec, TerminalHost, TerminalSession, TerminalSize,
+    ExitHandler, PtyError, SpawnSpec, TerminalHost, TerminalSession, TerminalSize,
 };
 use portable_pty::{Child, CommandBuilder, PtyPair, PtySize, SlavePty, native_pty_system};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -74,6 +75,9 @@ pub struct PtyConfig {
     /// `kill` escalates SIGHUP → SIGTERM → SIGKILL, waiting this long after each of the first
     /// two (Gemini CLI ignores SIGHUP but saves and exits on SIGTERM). 1.5 s.
     pub kill_grace: Duration,
+    /// The `idea` executable that applies a spec's sandbox plan (`idea sandbox-exec`); without
+    /// it a spec with a plan is refused. `None` by default; the composition root sets it.
+    pub sandbox_helper: Option<PathBuf>,
 }
 
 impl PtyConfig {
@@ -96,6 +100,7 @@ impl Default for PtyConfig {
             read_buffer_bytes: 16 * 1024,
             exit_drain_timeout: Duration::from_secs(2),
             kill_grace: Duration::from_millis(1_500),
+            sandbox_helper: None,
         }
     }
 }
@@ -141,7 +146,11 @@ impl PortablePtyHost {
         };
         #[cfg(target_os = "linux")]
         let spec = &marked;
-        let command = command::build(spec, std::env::vars_os())?;
+        let command = command::build(
+            spec,
+            std::env::vars_os(),
+            self.config.sandbox_helper.as_deref(),
+        )?;
         let spawn_failed = |reason: String| PtyError::SpawnFailed {
             command: spec.command.clone(),
             reason,
@@ -149,8 +158,7 @@ impl PortablePtyHost {
         let PtyPair { slave, master } = native_pty_system()
             .openpty(pty_size(spec.size))
             .map_err(|e| spawn_failed(format!("cannot open a pty: {e:#}")))?;
-        let child =
-            spawn_child(slave.as_ref(), command, spec.sandbox.as_ref()).map_err(spawn_failed)?;
+        let child = spawn_child(slave.as_ref(), command).map_err(spawn_failed)?;
         // The parent's copy of the slave must go now: the reader only sees end of file once
         // every slave descriptor is closed, i.e. when the child (and its children) are gone.
         drop(slave);
@@ -177,16 +185,12 @@ impl TerminalHost for PortablePtyHost {
 }
 
 /// Starts `command` on the slave side; the error is portable-pty's, formatted with its causes.
-///
-/// SANDBOX: `sandbox` is not enforced yet. The sandbox issue runs this function on a throwaway
-/// thread after applying the plan with Landlock on that thread, so that only the child inherits
-/// the restriction (no `pre_exec`), and fails closed: no child when enforcement fails.
+/// A sandboxed spec's command is `idea sandbox-exec` already (see `command::build`), so nothing
+/// runs in the child between fork and exec but portable-pty's own terminal set-up.
 fn spawn_child(
     slave: &(dyn SlavePty + Send),
     command: CommandBuilder,
-    sandbox: Option<&SandboxPlan>,
 ) -> Result<Box<dyn Child + Send + Sync>, String> {
-    let _not_enforced_yet = sandbox;
     slave.spawn_command(command).map_err(|e| format!("{e:#}"))
 }
 

@@ -6,11 +6,13 @@
 use super::process::{ProcessTurn, Shared};
 use super::{AnyTurnParser, TurnParser};
 use crate::pty::command::resolve_program;
+use crate::sandbox;
 use idea_domain::ports::{RunningTurn, TurnEventSink, TurnRunner};
 use idea_domain::terminal::{ExitInfo, PtyError};
 use idea_domain::turn::TurnInvocation;
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -25,12 +27,16 @@ const STDERR_TAIL: usize = 8 << 10;
 pub struct ProcessTurnRunner {
     /// Between SIGTERM and SIGKILL when a turn is killed.
     pub kill_grace: Duration,
+    /// The `idea` executable that applies a turn's sandbox plan (`idea sandbox-exec`); without
+    /// it a turn with a plan is refused. The composition root sets it.
+    pub sandbox_helper: Option<PathBuf>,
 }
 
 impl Default for ProcessTurnRunner {
     fn default() -> Self {
         Self {
             kill_grace: Duration::from_millis(1500),
+            sandbox_helper: None,
         }
     }
 }
@@ -41,7 +47,7 @@ impl TurnRunner for ProcessTurnRunner {
         invocation: &TurnInvocation,
         on_event: TurnEventSink,
     ) -> Result<Arc<dyn RunningTurn>, PtyError> {
-        let mut child = spawn(invocation)?;
+        let mut child = spawn(invocation, self.sandbox_helper.as_deref())?;
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             abandon(&mut child);
             return Err(failed(invocation, "no pipe to the child"));
@@ -82,7 +88,7 @@ impl TurnRunner for ProcessTurnRunner {
     }
 }
 
-fn spawn(invocation: &TurnInvocation) -> Result<Child, PtyError> {
+fn spawn(invocation: &TurnInvocation, sandbox_helper: Option<&Path>) -> Result<Child, PtyError> {
     if !invocation.cwd.is_dir() {
         let reason = format!(
             "working directory {} is not a directory",
@@ -97,7 +103,16 @@ fn spawn(invocation: &TurnInvocation) -> Result<Child, PtyError> {
         .or_else(|| std::env::var_os("PATH"));
     let program = resolve_program(&invocation.program, &invocation.cwd, path.as_ref())
         .ok_or_else(|| PtyError::CommandNotFound(invocation.program.clone()))?;
-    let mut command = Command::new(program);
+    let (mut command, plan_json) = match &invocation.sandbox {
+        None => (Command::new(program), None),
+        Some(plan) => {
+            let wrapped = sandbox::wrap(sandbox_helper, plan, &program)
+                .map_err(|e| failed(invocation, &e.to_string()))?;
+            let mut command = Command::new(wrapped.program);
+            command.args(wrapped.args);
+            (command, Some(wrapped.plan_json))
+        }
+    };
     command
         .args(&invocation.args)
         .current_dir(&invocation.cwd)
@@ -108,6 +123,10 @@ fn spawn(invocation: &TurnInvocation) -> Result<Child, PtyError> {
         command.env_remove(OsStr::new(name));
     }
     command.envs(&invocation.env);
+    // Last, so that no variable of the profile can stand in for the plan.
+    if let Some(plan_json) = plan_json {
+        command.env(sandbox::PLAN_ENV, plan_json);
+    }
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;

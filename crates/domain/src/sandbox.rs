@@ -1,0 +1,140 @@
+//! The OS sandbox of an agent, as a plan the kernel can enforce (Landlock, in
+//! `idea_infrastructure::sandbox`): read everywhere except the denied paths, write only in the
+//! write roots minus the denied paths, signal and reach abstract Unix sockets only inside the
+//! sandbox. This module is pure: it decides *what* is granted; `layout` turns a plan into the
+//! hierarchies to grant whole and the folders to grant entry by entry (Landlock only adds
+//! rights, so "everything but X" is spelled as the siblings of every folder on the way to X).
+//! See `docs/sandbox.md`.
+
+mod layout;
+mod state;
+
+pub use layout::{Layout, read_layout, write_layout};
+pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
+
+use serde::{Deserialize, Serialize};
+use std::path::{Component, PathBuf};
+
+/// What a sandboxed process may do. `None` instead of a plan means native (not sandboxed).
+///
+/// Paths are absolute. A path stands for itself and everything beneath it. Whatever is
+/// denied wins over whatever is granted: a write root inside a denied path is not writable.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxPlan {
+    /// Neither readable nor writable (nor executable). Everything else may be read.
+    #[serde(default)]
+    pub read_denied: Vec<PathBuf>,
+    /// The only places that may be written (created, changed, removed, renamed).
+    #[serde(default)]
+    pub write_roots: Vec<PathBuf>,
+    /// Not writable although under a write root. A read-denied path is never writable either,
+    /// listed here or not ([`compile_plan`] lists it).
+    #[serde(default)]
+    pub write_denied: Vec<PathBuf>,
+    /// Signals only reach processes of the same sandbox (or nested ones).
+    #[serde(default)]
+    pub scope_signals: bool,
+    /// Abstract Unix sockets only connect to those created in the same sandbox.
+    #[serde(default)]
+    pub scope_abstract_unix: bool,
+}
+
+/// Why a plan cannot be enforced as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("sandbox plan: {field} path {path} is not absolute")]
+    Relative { field: &'static str, path: PathBuf },
+    #[error("sandbox plan: {field} path {path} contains `..`")]
+    ParentDir { field: &'static str, path: PathBuf },
+}
+
+impl SandboxPlan {
+    /// Every path is absolute and free of `..`, so that its meaning does not depend on the
+    /// working directory and a denied path cannot be dodged lexically.
+    ///
+    /// # Errors
+    /// The first path that is not.
+    pub fn check(&self) -> Result<(), PlanError> {
+        let fields = [
+            ("readDenied", &self.read_denied),
+            ("writeRoots", &self.write_roots),
+            ("writeDenied", &self.write_denied),
+        ];
+        for (field, paths) in fields {
+            for path in paths {
+                if !path.is_absolute() {
+                    return Err(PlanError::Relative {
+                        field,
+                        path: path.clone(),
+                    });
+                }
+                if path.components().any(|c| c == Component::ParentDir) {
+                    return Err(PlanError::ParentDir {
+                        field,
+                        path: path.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The write-denied paths, read-denied ones included.
+    pub fn write_denied_all(&self) -> impl Iterator<Item = &PathBuf> {
+        self.write_denied.iter().chain(&self.read_denied)
+    }
+}
+
+/// What a plan is compiled from. Every path is absolute.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxInputs {
+    pub project_root: PathBuf,
+    /// The agent's run dir (`.ideai/run/<agentId>`); `None` for a command of no agent.
+    pub run_dir: Option<PathBuf>,
+    /// Writable scratch space (see [`temp_dirs`]).
+    pub temp_dirs: Vec<PathBuf>,
+    /// The agent CLI's own files and folders (see [`cli_state`]).
+    pub state_paths: Vec<PathBuf>,
+    /// Paths the permission rules forbid reading (and so writing too).
+    pub deny_read: Vec<PathBuf>,
+    /// Paths the permission rules forbid writing.
+    pub deny_write: Vec<PathBuf>,
+}
+
+/// The plan of one sandboxed process: read everything but `deny_read`; write in the project,
+/// the run dir, the temp dirs, the CLI's state and the few devices every program writes
+/// ([`DEVICE_WRITE_PATHS`]), except under a denied path; signals and abstract Unix sockets
+/// scoped. Paths are normalised (`.` dropped) and deduplicated, relative ones dropped (a plan
+/// only ever names absolute paths), order kept.
+pub fn compile_plan(inputs: &SandboxInputs) -> SandboxPlan {
+    let roots = std::iter::once(&inputs.project_root)
+        .chain(&inputs.run_dir)
+        .chain(&inputs.temp_dirs)
+        .chain(&inputs.state_paths)
+        .cloned()
+        .chain(DEVICE_WRITE_PATHS.iter().map(PathBuf::from));
+    SandboxPlan {
+        write_roots: normalised(roots),
+        write_denied: normalised(inputs.deny_write.iter().chain(&inputs.deny_read).cloned()),
+        read_denied: normalised(inputs.deny_read.iter().cloned()),
+        scope_signals: true,
+        scope_abstract_unix: true,
+    }
+}
+
+/// Absolute paths without `.` components, each once, in their first order.
+fn normalised(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for path in paths.filter(|p| p.is_absolute()) {
+        let path: PathBuf = path.components().collect();
+        if !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
