@@ -1,16 +1,18 @@
 // Shared helpers of the browser tests: a real `idea serve` on a fresh project, and Debian's
 // Chromium driven by playwright-core (no browser is ever downloaded).
 
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const run = promisify(execFile);
 
 export const IDEA_BIN = resolve(process.env.IDEA_BIN ?? join(here, "../../target/debug/idea"));
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -29,8 +31,10 @@ export const CHROMIUM_ARGS = [
  * Starts `idea serve` on a fresh temporary project (port 0, a random token) and resolves once
  * it prints `IdeA serving <path> at <url>`. `stop()` kills it and removes the temp folders.
  * `reuse` ({root, port, token} of a stopped server) starts it again on the same project.
+ * `profiles(root)`, if given, returns the user's runtime profiles (written to the server's
+ * `profiles.json` before it starts).
  */
-export async function startServer(reuse = null) {
+export async function startServer(reuse = null, { profiles = null } = {}) {
   if (!existsSync(IDEA_BIN)) {
     throw new Error(`${IDEA_BIN} not found: build it with \`cargo build -p idea-app\` (or set IDEA_BIN)`);
   }
@@ -38,6 +42,7 @@ export async function startServer(reuse = null) {
   const projectDir = join(root, "project");
   const userDir = join(root, "user");
   await Promise.all([mkdir(projectDir, { recursive: true }), mkdir(userDir, { recursive: true })]);
+  if (profiles) await writeFile(join(userDir, "profiles.json"), JSON.stringify({ profiles: profiles(root) }));
   const token = reuse?.token ?? randomBytes(16).toString("hex");
   const port = String(reuse?.port ?? 0);
   // The token goes in the environment, not the command line that every local user can read.
@@ -89,6 +94,48 @@ export async function startServer(reuse = null) {
     },
   };
 }
+
+/** The built-in runtime profile `id`, as `idea profiles --json` prints it. */
+export async function builtinProfile(id) {
+  const empty = await mkdtemp(join(tmpdir(), "idea-profiles-"));
+  try {
+    const { stdout } = await run(IDEA_BIN, ["profiles", "--json"], { env: { ...process.env, IDEA_USER_DIR: empty, HOME: empty } });
+    const profile = JSON.parse(stdout).find((p) => p.id === id);
+    if (!profile) throw new Error(`no built-in profile ${id}`);
+    return profile;
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+}
+
+/** One JSON-RPC request over a WebSocket of the page's own (docs/api.md, transport 1). */
+export const rpc = (page, method, params) =>
+  page.evaluate(
+    async ([method, params]) => {
+      // The page keeps its token in sessionStorage (docs/security.md).
+      const token = encodeURIComponent(sessionStorage.getItem("idea.token") ?? "");
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = () => reject(new Error("websocket error"));
+      });
+      try {
+        return await new Promise((resolve, reject) => {
+          ws.onmessage = (message) => {
+            if (typeof message.data !== "string") return;
+            const answer = JSON.parse(message.data);
+            if (answer.id !== 1) return; // events
+            if (answer.error) reject(new Error(`${method}: ${JSON.stringify(answer.error)}`));
+            else resolve(answer.result);
+          };
+          ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
+        });
+      } finally {
+        ws.close();
+      }
+    },
+    [method, params],
+  );
 
 export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });

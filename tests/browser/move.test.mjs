@@ -6,36 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, terminalText, waitUntil } from "./helpers.mjs";
-
-/** One JSON-RPC request over a WebSocket of the page's own (docs/api.md, transport 1). */
-const rpc = (page, method, params) =>
-  page.evaluate(
-    async ([method, params]) => {
-      // The page keeps its token in sessionStorage (docs/security.md).
-      const token = encodeURIComponent(sessionStorage.getItem("idea.token") ?? "");
-      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
-      await new Promise((resolve, reject) => {
-        ws.onopen = resolve;
-        ws.onerror = () => reject(new Error("websocket error"));
-      });
-      try {
-        return await new Promise((resolve, reject) => {
-          ws.onmessage = (message) => {
-            if (typeof message.data !== "string") return;
-            const answer = JSON.parse(message.data);
-            if (answer.id !== 1) return; // events
-            if (answer.error) reject(new Error(`${method}: ${JSON.stringify(answer.error)}`));
-            else resolve(answer.result);
-          };
-          ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
-        });
-      } finally {
-        ws.close();
-      }
-    },
-    [method, params],
-  );
+import { cells, launchBrowser, rpc, startServer, terminalText, waitUntil } from "./helpers.mjs";
 
 const leafOf = (tree, nodeId) => {
   if (tree.type === "leaf") return tree.id === nodeId ? tree : null;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
 import { existingTerminal } from "../terminal/registry";
 import type { LeafNode } from "../types";
@@ -14,10 +15,12 @@ import { TerminalView } from "./TerminalView";
 /** One cell: a header, and either its session's terminal or a picker to start one. */
 export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf: LeafNode; only: boolean; zoomed: boolean }) {
   const workspace = useWorkspace();
-  const { data, sessions, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
+  const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
   const session = sessions.byCell.get(leaf.id);
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
   const agentName = session ? (session.agentId ? (agent?.name ?? "agent") : "shell") : "";
+  // The agent of this cell (running here, or assigned to it) may be answering another's ask.
+  const answering = requests.answeringByAgent.get(session?.agentId ?? leaf.agent ?? "");
   const root = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const [picking, setPicking] = useState(false);
@@ -63,6 +66,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         agent={agent}
         profile={agent ? data.profilesById.get(agent.profileId) : undefined}
         busy={actions.busy}
+        answering={answering ? partyName(answering.requester, data.agentsById) : null}
         only={only}
         zoomed={zoomed}
         picking={picking}

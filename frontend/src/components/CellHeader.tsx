@@ -9,6 +9,8 @@ interface Props {
   agent: Agent | undefined;
   profile: AgentProfile | undefined;
   busy: CellBusy;
+  /** Who this cell's agent is answering right now (a running ask), if anyone. */
+  answering: string | null;
   only: boolean;
   zoomed: boolean;
   picking: boolean;
@@ -63,6 +65,11 @@ export function CellHeader(props: Props) {
           </span>
         )}
         {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+        {props.answering !== null && (
+          <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
+            answering {props.answering === "You" ? "you" : props.answering}
+          </span>
+        )}
         <span className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind}>
           {status.text}
         </span>

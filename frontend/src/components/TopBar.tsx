@@ -7,13 +7,20 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
   closed: "disconnected — reconnecting…",
 };
 
-/** Project name, connection state and the side panel toggle. */
+/** Project name, connection state, and the toggles of the agents and requests panels. */
 export function TopBar(props: {
   projectName: string | null;
   connection: ConnectionState;
   sidePanelOpen: boolean;
   onToggleSidePanel(): void;
+  requestsOpen: boolean;
+  /** Requests queued or running, shown on the requests toggle. */
+  activeRequests: number;
+  onToggleRequests(): void;
 }) {
+  const requestsLabel = `${props.requestsOpen ? "Hide" : "Show"} the requests between agents${
+    props.activeRequests > 0 ? ` (${props.activeRequests} in progress)` : ""
+  }`;
   return (
     <header className="topbar" data-testid="topbar">
       <button
@@ -36,6 +43,22 @@ export function TopBar(props: {
       <span className="shortcuts" title="Keyboard shortcuts">
         Alt+←↑→↓ move · Ctrl+Shift+Enter zoom · Ctrl+Shift+F find · Ctrl+Shift+C/V copy/paste
       </span>
+      <button
+        type="button"
+        className={`small requests-toggle${props.requestsOpen ? " on" : ""}`}
+        data-testid="toggle-requests"
+        aria-pressed={props.requestsOpen}
+        aria-label={requestsLabel}
+        title={requestsLabel}
+        onClick={props.onToggleRequests}
+      >
+        Requests
+        {props.activeRequests > 0 && (
+          <span className="requests-active" data-testid="requests-active">
+            {props.activeRequests}
+          </span>
+        )}
+      </button>
       {transportKind() === "websocket" && (
         <span className={`connection connection-${props.connection}`} data-testid="connection-status" data-state={props.connection}>
           <span className="dot" />

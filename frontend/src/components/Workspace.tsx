@@ -4,6 +4,7 @@ import { useCellFocus } from "../hooks/useCellFocus";
 import { useConnection } from "../hooks/useConnection";
 import { useLayouts } from "../hooks/useLayouts";
 import { useProjectData } from "../hooks/useProjectData";
+import { useRequests } from "../hooks/useRequests";
 import { useSessions } from "../hooks/useSessions";
 import { useWorkspaceKeys } from "../hooks/useWorkspaceKeys";
 import { findLeaf, leavesOf } from "../state/layoutTree";
@@ -12,11 +13,13 @@ import { useToaster } from "../state/toasts";
 import { WorkspaceContext, type Workspace as WorkspaceApi } from "../state/workspace";
 import { ErrorNotice } from "./ErrorNotice";
 import { LayoutView } from "./LayoutView";
+import { RequestsPanel } from "./RequestsPanel";
 import { SidePanel } from "./SidePanel";
 import { TabBar } from "./TabBar";
 import { TopBar } from "./TopBar";
 
 const SIDE_PANEL_KEY = "idea.sidePanel";
+const REQUESTS_PANEL_KEY = "idea.requestsPanel";
 
 /** The whole window: top bar, side panel, layout tabs and the active layout's cells. */
 export function Workspace() {
@@ -40,10 +43,13 @@ export function Workspace() {
 
   const layouts = useLayouts(connection.epoch, reportError);
   const sessions = useSessions(connection.epoch);
+  const requests = useRequests(connection.epoch);
   const focus = useCellFocus();
   const [zoomByLayout, setZoomByLayout] = useState<Record<string, string | undefined>>({});
   const [sidePanelOpen, setSidePanelOpen] = useState(() => localStorage.getItem(SIDE_PANEL_KEY) !== "closed");
   useEffect(() => localStorage.setItem(SIDE_PANEL_KEY, sidePanelOpen ? "open" : "closed"), [sidePanelOpen]);
+  const [requestsOpen, setRequestsOpen] = useState(() => localStorage.getItem(REQUESTS_PANEL_KEY) === "open");
+  useEffect(() => localStorage.setItem(REQUESTS_PANEL_KEY, requestsOpen ? "open" : "closed"), [requestsOpen]);
   const [newAgentSeq, setNewAgentSeq] = useState(0);
 
   const active = layouts.layouts?.layouts.find((l) => l.id === layouts.layouts?.active) ?? null;
@@ -89,6 +95,7 @@ export function Workspace() {
     data,
     layouts,
     sessions,
+    requests,
     focused: focus.focused,
     focusRequest: focus.focusRequest,
     flashed: focus.flashed,
@@ -110,6 +117,9 @@ export function Workspace() {
           connection={connection.state}
           sidePanelOpen={sidePanelOpen}
           onToggleSidePanel={() => setSidePanelOpen((open) => !open)}
+          requestsOpen={requestsOpen}
+          activeRequests={requests.active}
+          onToggleRequests={() => setRequestsOpen((open) => !open)}
         />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
         <div className="main">
@@ -123,6 +133,7 @@ export function Workspace() {
               <div className="placeholder">{connection.state === "open" ? "Loading…" : "Connecting to IdeA…"}</div>
             )}
           </section>
+          {requestsOpen && <RequestsPanel onClose={() => setRequestsOpen(false)} />}
         </div>
       </div>
     </WorkspaceContext.Provider>

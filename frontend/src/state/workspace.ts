@@ -1,6 +1,7 @@
 import { createContext, useContext } from "react";
 import type { ProjectData } from "../hooks/useProjectData";
 import type { LayoutsState } from "../hooks/useLayouts";
+import type { RequestsState } from "../hooks/useRequests";
 import type { SessionsState } from "../hooks/useSessions";
 
 /** A request to move keyboard focus into a cell (`seq` makes repeated requests distinct). */
@@ -14,6 +15,8 @@ export interface Workspace {
   data: ProjectData;
   layouts: LayoutsState;
   sessions: SessionsState;
+  /** Requests to agents (asks), for the requests panel and the cells answering one. */
+  requests: RequestsState;
   /** The cell that has (or last had) keyboard focus. */
   focused: string | null;
   focusRequest: FocusRequest | null;
