@@ -2,5 +2,13 @@
 //! wires them (no fake of our own ports here).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "realcli/process.rs"]
+mod process;
 mod suite;
 mod support;
+#[path = "realcli/wire.rs"]
+#[allow(
+    dead_code,
+    reason = "the terminal half of the wire is for the real-CLI suite"
+)]
+mod wire;

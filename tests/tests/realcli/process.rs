@@ -56,3 +56,12 @@ pub fn start_announcing(mut command: Command, prefix: &str) -> (Owned, String) {
         .expect("the process did not announce itself");
     (owned, line)
 }
+
+/// The port in `idea serve`'s announcement line (`IdeA serving <path> at http://127.0.0.1:<port>/…`).
+pub fn announced_port(line: &str) -> u16 {
+    line.split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .expect("port in the announcement")
+}

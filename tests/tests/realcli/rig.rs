@@ -2,7 +2,7 @@
 //! the CLI up, a git project, and `idea serve` on it driven over its WebSocket the way the UI
 //! drives it. Everything is killed when the rig is dropped.
 
-use super::process::{Owned, idea_bin, start_announcing};
+use super::process::{Owned, announced_port, idea_bin, start_announcing};
 use super::wire::Wire;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -135,12 +135,7 @@ impl Rig {
             .env_remove("CODEX_HOME")
             .envs(env);
         let (serve, line) = start_announcing(serve, "IdeA serving ");
-        let port: u16 = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .expect("port in the announcement");
+        let port = announced_port(&line);
         let wire = Wire::connect(port, TOKEN);
         Self {
             cli,

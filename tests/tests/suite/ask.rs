@@ -1,7 +1,7 @@
 //! Ask end to end: the real turn runner, the real store, and `fake-claude` / `fake-codex` run
 //! with the built-in profiles' JSON modes.
 
-use crate::support::{World, world};
+use crate::support::{World, call_args, world};
 use idea_application::orchestrator::{self, Ask};
 use idea_application::{AppResult, ErrorKind};
 use idea_domain::orchestrator::{AskAnswer, RequestSource, RequestState};
@@ -25,15 +25,6 @@ fn ask(
             source: RequestSource::Ui,
         },
     )
-}
-
-fn args(call: &Value) -> Vec<String> {
-    call["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn after<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
@@ -70,7 +61,7 @@ fn claude_answers_then_resumes_the_conversation_it_started() {
 
     let calls = w.fake_cli_calls();
     assert_eq!(calls.len(), 2);
-    let (one, two) = (args(&calls[0]), args(&calls[1]));
+    let (one, two) = (call_args(&calls[0]), call_args(&calls[1]));
     assert_eq!(after(&one, "--session-id"), Some(engine.as_str()));
     assert_eq!(one[one.len() - 2..], ["--", "-x say hi"]);
     assert_eq!(after(&two, "--resume"), Some(engine.as_str()));
@@ -98,7 +89,7 @@ fn codex_resumes_the_thread_it_minted() {
     let second = ask(&w, &cody, "two", None).unwrap();
     assert_eq!(second.engine_session_id.as_deref(), Some(thread.as_str()));
     let calls = w.fake_cli_calls();
-    let (one, two) = (args(&calls[0]), args(&calls[1]));
+    let (one, two) = (call_args(&calls[0]), call_args(&calls[1]));
     assert_eq!(one[0], "exec");
     assert!(!one.contains(&"resume".to_owned()));
     assert_eq!(after(&two, "resume"), Some(thread.as_str()));

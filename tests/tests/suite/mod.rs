@@ -1,3 +1,4 @@
 mod ask;
 mod filedrop;
 mod launch;
+mod mcp_chain;

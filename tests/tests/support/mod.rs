@@ -166,7 +166,7 @@ fn write_profiles(dir: &Path) -> PathBuf {
 /// program (so the built-in JSON modes are what runs), conversations kept in
 /// `<tmp>/fake-cli` (every start logged in its `calls.jsonl`): `fake-claude`, `fake-codex`,
 /// and `-429` (the API refuses) and `-slow` (answers after a minute) variants.
-fn fake_cli_profiles(dir: &Path) -> Vec<serde_json::Value> {
+pub fn fake_cli_profiles(dir: &Path) -> Vec<serde_json::Value> {
     let state = dir.join("fake-cli");
     let variants = [
         ("", serde_json::json!({})),
@@ -251,4 +251,14 @@ pub fn wait_until(what: &str, mut done: impl FnMut() -> bool, state: impl Fn() -
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The arguments of one fake CLI start (`{cli, args, cwd}` from `calls.jsonl`).
+pub fn call_args(call: &serde_json::Value) -> Vec<String> {
+    call["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect()
 }

@@ -5,50 +5,13 @@
 //! back as the tool result. And the other way: `fake-codex` starts the bridge from the
 //! `-c mcp_servers.idea.*` overrides, with only Codex's default environment plus the `env`
 //! IdeA gave it, as the real Codex does.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-#[path = "realcli/process.rs"]
-mod process;
-#[path = "realcli/wire.rs"]
-#[allow(
-    dead_code,
-    reason = "the terminal half of the wire is for the real-CLI suite"
-)]
-mod wire;
-
-use idea_infrastructure::profiles::builtin_profiles;
-use process::{Owned, idea_bin, start_announcing};
+use crate::process::{Owned, announced_port, idea_bin, start_announcing};
+use crate::support::{call_args, fake_cli_profiles};
+use crate::wire::Wire;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::process::Command;
-use wire::Wire;
 
 const TOKEN: &str = "ffeeddccbbaa99887766554433221100";
-
-/// The built-in Claude Code and Codex profiles, run by the fakes.
-fn fake_profiles(state: &Path) -> Value {
-    let mut list = Vec::new();
-    for (builtin, id, program) in [
-        (
-            "claude-code",
-            "fake-claude",
-            env!("CARGO_BIN_EXE_fake-claude"),
-        ),
-        ("codex", "fake-codex", env!("CARGO_BIN_EXE_fake-codex")),
-    ] {
-        let mut profile = builtin_profiles()
-            .into_iter()
-            .find(|p| p.id.as_str() == builtin)
-            .unwrap();
-        profile.command = program.into();
-        profile.home = None;
-        let mut value = serde_json::to_value(&profile).unwrap();
-        value["id"] = id.into();
-        value["env"]["FAKE_CLI_STATE"] = state.to_str().unwrap().into();
-        list.push(value);
-    }
-    json!({ "profiles": list })
-}
 
 struct Project {
     wire: Wire,
@@ -81,7 +44,8 @@ fn serve_project() -> Project {
         std::os::unix::fs::PermissionsExt::from_mode(0o700),
     )
     .unwrap();
-    let profiles = serde_json::to_vec_pretty(&fake_profiles(&state)).unwrap();
+    let profiles = json!({ "profiles": fake_cli_profiles(&base) });
+    let profiles = serde_json::to_vec_pretty(&profiles).unwrap();
     std::fs::write(user.join("profiles.json"), profiles).unwrap();
     let init = Command::new(idea_bin())
         .arg("init")
@@ -99,12 +63,7 @@ fn serve_project() -> Project {
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("HOME", &home);
     let (serve, line) = start_announcing(serve, "IdeA serving ");
-    let port: u16 = line
-        .split("http://127.0.0.1:")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .expect("port in the announcement");
+    let port = announced_port(&line);
     Project {
         wire: Wire::connect(port, TOKEN),
         root,
@@ -139,15 +98,6 @@ impl Project {
             .filter(|c| c["cli"] == cli)
             .collect()
     }
-}
-
-fn strings(call: &Value) -> Vec<String> {
-    call["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[test]
@@ -186,7 +136,7 @@ fn a_claude_agent_and_a_codex_agent_ask_each_other_through_mcp() {
     );
 
     // Claude got a config file and IdeA's tools allowed; Codex got its overrides first.
-    let claude = strings(&project.calls("claude")[0]);
+    let claude = call_args(&project.calls("claude")[0]);
     let at = claude.iter().position(|a| a == "--mcp-config").unwrap();
     let config: Value =
         serde_json::from_str(&std::fs::read_to_string(&claude[at + 1]).unwrap()).unwrap();
@@ -194,7 +144,7 @@ fn a_claude_agent_and_a_codex_agent_ask_each_other_through_mcp() {
     assert_eq!(server["args"][2], project.root.to_str().unwrap());
     assert_eq!(server["args"][4], lead.as_str());
     assert_eq!(claude[at + 2..at + 4], ["--allowedTools", "mcp__idea"]);
-    let codex = strings(&project.calls("codex")[0]);
+    let codex = call_args(&project.calls("codex")[0]);
     assert_eq!(codex[0], "-c");
     assert!(
         codex[1].starts_with("mcp_servers.idea.command="),
