@@ -17,6 +17,9 @@ export function TopBar(props: {
   /** Requests queued or running, shown on the requests toggle. */
   activeRequests: number;
   onToggleRequests(): void;
+  onOpenPalette(): void;
+  overviewOpen: boolean;
+  onToggleOverview(): void;
 }) {
   const requestsLabel = `${props.requestsOpen ? "Hide" : "Show"} the requests between agents${
     props.activeRequests > 0 ? ` (${props.activeRequests} in progress)` : ""
@@ -41,8 +44,29 @@ export function TopBar(props: {
       )}
       <span className="spacer" />
       <span className="shortcuts" title="Keyboard shortcuts">
-        Alt+←↑→↓ move · Ctrl+Shift+Enter zoom · Ctrl+Shift+F find · Ctrl+Shift+C/V copy/paste
+        Alt+←↑→↓ move · Alt+1…9 cell · Ctrl+Shift+Enter zoom · Ctrl+Shift+F find · Ctrl+Shift+C/V copy/paste
       </span>
+      <button
+        type="button"
+        className="small"
+        data-testid="open-palette"
+        aria-label="Open the command palette (Ctrl+Shift+P)"
+        title="Every action by name (Ctrl+Shift+P)"
+        onClick={props.onOpenPalette}
+      >
+        Commands
+      </button>
+      <button
+        type="button"
+        className={`small${props.overviewOpen ? " on" : ""}`}
+        data-testid="toggle-overview"
+        aria-pressed={props.overviewOpen}
+        aria-label={props.overviewOpen ? "Hide the sessions overview" : "Show every session across layouts"}
+        title="Every session across layouts"
+        onClick={props.onToggleOverview}
+      >
+        Sessions
+      </button>
       <button
         type="button"
         className={`small requests-toggle${props.requestsOpen ? " on" : ""}`}

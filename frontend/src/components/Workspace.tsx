@@ -8,12 +8,15 @@ import { useRequests } from "../hooks/useRequests";
 import { useSessions } from "../hooks/useSessions";
 import { useWorkspaceKeys } from "../hooks/useWorkspaceKeys";
 import { findLeaf, leavesOf } from "../state/layoutTree";
+import { cellsInOrder } from "../state/palette";
 import { retainTerminals } from "../terminal/registry";
 import { useToaster } from "../state/toasts";
 import { WorkspaceContext, type Workspace as WorkspaceApi } from "../state/workspace";
+import { CommandPalette } from "./CommandPalette";
 import { ErrorNotice } from "./ErrorNotice";
 import { LayoutView } from "./LayoutView";
 import { RequestsPanel } from "./RequestsPanel";
+import { SessionsOverview } from "./SessionsOverview";
 import { SidePanel } from "./SidePanel";
 import { TabBar } from "./TabBar";
 import { TopBar } from "./TopBar";
@@ -84,7 +87,11 @@ export function Workspace() {
     retainTerminals(new Set(live));
   }, [layouts.layouts, sessions.byCell]);
 
-  useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [overviewOpen, setOverviewOpen] = useState(false);
+  const cellsOfActive = useCallback(() => cellsInOrder(layouts.layouts, layouts.layouts?.active), [layouts.layouts]);
+  const openPalette = useCallback(() => setPaletteOpen(true), []);
+  useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom, cellsOfActive, openPalette);
 
   const openNewAgent = useCallback(() => {
     setSidePanelOpen(true);
@@ -120,7 +127,11 @@ export function Workspace() {
           requestsOpen={requestsOpen}
           activeRequests={requests.active}
           onToggleRequests={() => setRequestsOpen((open) => !open)}
+          onOpenPalette={openPalette}
+          overviewOpen={overviewOpen}
+          onToggleOverview={() => setOverviewOpen((open) => !open)}
         />
+        <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
         <div className="main">
           {sidePanelOpen && <SidePanel newAgentSeq={newAgentSeq} />}
@@ -134,6 +145,7 @@ export function Workspace() {
             )}
           </section>
           {requestsOpen && <RequestsPanel onClose={() => setRequestsOpen(false)} />}
+          {overviewOpen && <SessionsOverview onClose={() => setOverviewOpen(false)} />}
         </div>
       </div>
     </WorkspaceContext.Provider>

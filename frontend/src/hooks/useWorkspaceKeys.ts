@@ -10,26 +10,44 @@ const HEADINGS: Record<string, Heading> = {
 
 /**
  * Workspace shortcuts, caught before the terminals see them: Alt+Arrow moves focus to the
- * neighbouring cell, Ctrl+Shift+Enter zooms the focused cell. Nothing else is intercepted (the
+ * neighbouring cell, Alt+1…9 to the shown layout's n-th cell, Ctrl+Shift+Enter zooms the
+ * focused cell, Ctrl+Shift+P opens the command palette. Nothing else is intercepted (the
  * terminals' Ctrl+Shift+C/V/F stay theirs).
  */
 export function useWorkspaceKeys(
   focused: string | null,
   requestFocus: (nodeId: string) => void,
   toggleZoom: (nodeId: string) => void,
+  /** The shown layout's cells in reading order. */
+  cells: () => string[],
+  openPalette: () => void,
 ): void {
-  const latest = useRef({ focused, requestFocus, toggleZoom });
-  latest.current = { focused, requestFocus, toggleZoom };
+  const latest = useRef({ focused, requestFocus, toggleZoom, cells, openPalette });
+  latest.current = { focused, requestFocus, toggleZoom, cells, openPalette };
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      const { focused, requestFocus, toggleZoom, cells, openPalette } = latest.current;
+      if (event.key.toLowerCase() === "p" && event.ctrlKey && event.shiftKey && !event.altKey && !event.metaKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        openPalette();
+        return;
+      }
       if (isTextField(event.target)) return; // Alt+Arrow and friends edit text there
-      const { focused, requestFocus, toggleZoom } = latest.current;
+      const digit = /^Digit([1-9])$/.exec(event.code);
+      if (digit && event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+        const target = cells()[Number(digit[1]) - 1];
+        event.preventDefault();
+        event.stopPropagation();
+        if (target) requestFocus(target);
+        return;
+      }
       const heading = HEADINGS[event.key];
       if (heading && event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
-        const cells = visibleCells();
-        const from = cells.find((c) => c.nodeId === focused) ?? null;
-        const target = from ? neighbour(from, cells, heading) : (cells[0]?.nodeId ?? null);
+        const visible = visibleCells();
+        const from = visible.find((c) => c.nodeId === focused) ?? null;
+        const target = from ? neighbour(from, visible, heading) : (visible[0]?.nodeId ?? null);
         event.preventDefault();
         event.stopPropagation();
         if (target) requestFocus(target);

@@ -141,8 +141,22 @@ export class TerminalHandle {
 
   // --- output and flow control ------------------------------------------------------------
 
+  /** When output last arrived (ms since the epoch; 0 before any). */
+  lastOutputAt = 0;
+
+  /** The last line of the screen that holds text (for the sessions overview). */
+  lastLine(): string {
+    const buffer = this.term.buffer.active;
+    for (let i = buffer.length - 1; i >= 0; i--) {
+      const text = buffer.getLine(i)?.translateToString(true).trim();
+      if (text) return text;
+    }
+    return "";
+  }
+
   private write(bytes: Uint8Array): void {
     if (this.disposed) return;
+    this.lastOutputAt = Date.now();
     const length = bytes.length;
     this.term.write(bytes, () => {
       this.pendingAck += length;

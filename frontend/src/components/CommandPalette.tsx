@@ -1,0 +1,122 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { request } from "../api";
+import { filterActions, paletteActions, type PaletteAction } from "../state/palette";
+import { findLeaf } from "../state/layoutTree";
+import { useWorkspace } from "../state/workspace";
+
+/** Ctrl+Shift+P (or the top bar's button): every action by name — split, close, launch an
+ * agent here, go to an agent, show a layout, new agent. */
+export function CommandPalette({ open, onClose }: { open: boolean; onClose(): void }) {
+  const workspace = useWorkspace();
+  const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+
+  const actions = useMemo(() => {
+    if (!open) return [];
+    const { layouts, data, sessions, focused, reportError } = workspace;
+    const all = layouts.layouts;
+    const active = all?.layouts.find((l) => l.id === all.active);
+    const leaf = active && focused ? findLeaf(active.tree, focused) : null;
+    const act = (promise: Promise<unknown>) => void promise.catch(reportError);
+    return paletteActions({
+      layouts: all,
+      agents: data.agents,
+      runningByAgent: sessions.runningByAgent,
+      focused:
+        active && leaf
+          ? { layoutId: active.id, nodeId: leaf.id, empty: !sessions.byCell.get(leaf.id) || sessions.byCell.get(leaf.id)?.status !== "running" }
+          : null,
+      goToCell: workspace.goToCell,
+      split: (layoutId, nodeId, direction) =>
+        act(request("splitCell", { layoutId, nodeId, direction }).then((created) => workspace.requestFocus(created))),
+      close: (layoutId, nodeId) => act(request("closeCell", { layoutId, nodeId })),
+      launch: (layoutId, nodeId, agentId) =>
+        act(request("launchAgent", { layoutId, nodeId, agentId, rows: 24, cols: 80 }).then((s) => sessions.upsert(s))),
+      openShell: (layoutId, nodeId) =>
+        act(request("openShell", { layoutId, nodeId, rows: 24, cols: 80 }).then((s) => sessions.upsert(s))),
+      newAgent: workspace.openNewAgent,
+      showLayout: (layoutId) => act(layouts.setActive(layoutId)),
+    });
+  }, [open, workspace]);
+
+  const shown = filterActions(actions, query);
+  const current = Math.min(selected, Math.max(shown.length - 1, 0));
+
+  useEffect(() => {
+    if (!open) return;
+    setQuery("");
+    setSelected(0);
+    input.current?.focus();
+  }, [open]);
+
+  if (!open) return null;
+
+  const run = (action: PaletteAction | undefined) => {
+    if (!action) return;
+    onClose();
+    action.run();
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      onClose();
+    } else if (event.key === "ArrowDown") {
+      event.preventDefault();
+      setSelected((i) => Math.min(i + 1, shown.length - 1));
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      setSelected((i) => Math.max(i - 1, 0));
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      run(shown[current]);
+    }
+  };
+
+  return (
+    <div className="palette-backdrop" onMouseDown={onClose}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        data-testid="command-palette"
+        onMouseDown={(event) => event.stopPropagation()}
+      >
+        <input
+          ref={input}
+          className="palette-input"
+          data-testid="palette-input"
+          aria-label="Type a command"
+          aria-controls="palette-list"
+          aria-activedescendant={shown[current] ? `palette-${shown[current].id}` : undefined}
+          placeholder="Type a command…"
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setSelected(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <ul className="palette-list" id="palette-list" role="listbox" data-testid="palette-list">
+          {shown.map((action, i) => (
+            <li
+              key={action.id}
+              id={`palette-${action.id}`}
+              role="option"
+              aria-selected={i === current}
+              className={i === current ? "selected" : undefined}
+              onMouseEnter={() => setSelected(i)}
+              onClick={() => run(action)}
+            >
+              <span>{action.label}</span>
+              {action.hint && <span className="muted palette-hint">{action.hint}</span>}
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted">No command matches.</li>}
+        </ul>
+      </div>
+    </div>
+  );
+}

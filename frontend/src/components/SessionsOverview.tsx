@@ -1,0 +1,75 @@
+import { useEffect, useState } from "react";
+import { existingTerminal } from "../terminal/registry";
+import { useWorkspace } from "../state/workspace";
+import type { SessionInfo } from "../types";
+import { Icon } from "./Icon";
+
+/** Every session across layout tabs: who, where, how it stands, its last line of output and
+ * how long since its last output; a row jumps to the session's cell. */
+export function SessionsOverview({ onClose }: { onClose(): void }) {
+  const { sessions, layouts, data, goToCell } = useWorkspace();
+  const now = useTick();
+  const rows = [...sessions.byCell.values()].filter((s) => s.cell);
+
+  const nameOf = (session: SessionInfo) =>
+    session.agentId ? (data.agentsById.get(session.agentId)?.name ?? "a deleted agent") : "Shell";
+  const layoutOf = (session: SessionInfo) => layouts.layouts?.layouts.find((l) => l.id === session.cell?.layoutId)?.name ?? "";
+
+  return (
+    <aside className="sessions-overview" data-testid="sessions-overview" aria-label="Sessions overview">
+      <div className="panel-header">
+        <span className="panel-title">Sessions</span>
+        <span className="panel-count">{rows.length}</span>
+        <span className="spacer" />
+        <button type="button" className="icon" aria-label="Close the sessions overview" title="Close the sessions overview" onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <ul className="session-list" data-testid="session-list">
+        {rows.map((session) => {
+          const terminal = existingTerminal(session.sessionId);
+          const since = terminal?.lastOutputAt ? formatAgo(now - terminal.lastOutputAt) : "no output yet";
+          const cell = session.cell;
+          return (
+            <li key={session.sessionId}>
+              <button
+                type="button"
+                className="session-row"
+                data-testid="session-row"
+                data-session-id={session.sessionId}
+                aria-label={`Go to ${nameOf(session)} in ${layoutOf(session)}`}
+                onClick={() => cell && goToCell(cell.layoutId, cell.nodeId)}
+              >
+                <span className="session-name">{nameOf(session)}</span>
+                <span className="muted">{layoutOf(session)}</span>
+                <span className={`session-status status-${session.status}`}>{session.status}</span>
+                <span className="session-last-line" data-testid="session-last-line">
+                  {terminal?.lastLine() ?? ""}
+                </span>
+                <span className="muted session-since">{since}</span>
+              </button>
+            </li>
+          );
+        })}
+        {rows.length === 0 && <li className="muted empty">No session yet: launch an agent or open a shell in a cell.</li>}
+      </ul>
+    </aside>
+  );
+}
+
+/** Re-renders every second while shown. */
+function useTick(): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+function formatAgo(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `${m} min ago` : `${Math.round(m / 60)} h ago`;
+}

@@ -1,0 +1,99 @@
+// The command palette (Ctrl+Shift+P and the top bar's button) and Alt+1…9: split, launch an
+// agent here, go to an agent, new agent, and jumping to the n-th cell — all by keyboard; and
+// the sessions overview (every session, its last line, a jump to it).
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { cells, launchBrowser, startServer, waitUntil } from "./helpers.mjs";
+
+describe("command palette", () => {
+  let server;
+  let browser;
+  let page;
+  const pageErrors = [];
+
+  const palette = (page) => page.locator('[data-testid="command-palette"]');
+  const runCommand = async (text) => {
+    await page.keyboard.press("Control+Shift+P");
+    await palette(page).waitFor();
+    await page.locator('[data-testid="palette-input"]').fill(text);
+    await page.keyboard.press("Enter");
+    await palette(page).waitFor({ state: "detached" });
+  };
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(server.url);
+    await page.locator('[data-testid="picker"]').waitFor();
+    for (const name of ["Scout", "Critic"]) {
+      await page.locator('[data-testid="agent-new"]').click();
+      await page.locator('[data-testid="create-agent-name"]').fill(name);
+      await page.locator('[data-testid="create-agent-profile"]').selectOption("shell");
+      await page.locator('[data-testid="create-agent-submit"]').click();
+      await page.locator(`[data-testid="picker-agent"][data-agent-name="${name}"]`).waitFor();
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("splits the focused cell and launches an agent in it, by name", async () => {
+    const [first] = await cells(page);
+    await page.locator(`[data-testid="cell"][data-node-id="${first.nodeId}"]`).click();
+    await runCommand("split right");
+    await waitUntil(async () => (await cells(page)).length === 2, "no second cell");
+    const second = (await cells(page))[1];
+    await waitUntil(async () => (await cells(page))[1].focused, "focus did not follow the split");
+    await runCommand("launch critic");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.sessionId, "Critic did not start in the new cell");
+  });
+
+  it("filters, moves with the arrows, and Escape closes without acting", async () => {
+    await page.locator('[data-testid="open-palette"]').click();
+    await palette(page).waitFor();
+    await page.locator('[data-testid="palette-input"]').fill("layout");
+    const options = page.locator('[data-testid="palette-list"] [role="option"]');
+    assert.ok((await options.count()) >= 1);
+    for (const text of await options.allTextContents()) assert.match(text.toLowerCase(), /layout/);
+    await page.keyboard.press("Escape");
+    await palette(page).waitFor({ state: "detached" });
+  });
+
+  it("Alt+1…9 jumps to the n-th cell and 'Go to' finds a running agent", async () => {
+    const [first, second] = await cells(page);
+    await page.keyboard.press("Alt+1");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === first.nodeId)?.focused, "Alt+1 did not focus the first cell");
+    await page.keyboard.press("Alt+2");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.focused, "Alt+2 did not focus the second cell");
+    await page.keyboard.press("Alt+1");
+    await runCommand("go to critic");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.focused, "'Go to Critic' did not focus its cell");
+  });
+
+  it("the sessions overview lists sessions across layouts with their last line, and jumps", async () => {
+    const [first, second] = await cells(page);
+    await page.keyboard.press("Alt+1");
+    await page.locator('[data-testid="toggle-overview"]').click();
+    const rows = page.locator('[data-testid="session-row"]');
+    await waitUntil(async () => (await rows.count()) === 1, "one session (Critic) expected");
+    const row = rows.first();
+    assert.match((await row.getAttribute("aria-label")) ?? "", /Go to Critic/);
+    await waitUntil(async () => ((await row.locator('[data-testid="session-last-line"]').textContent()) ?? "").length > 0, "no last line");
+    await row.click();
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.focused, "the row did not jump to Critic's cell");
+    assert.ok(first.nodeId !== second.nodeId);
+    await page.locator('[data-testid="toggle-overview"]').click();
+  });
+
+  it("opens the new agent form", async () => {
+    await runCommand("new agent");
+    await page.locator('[data-testid="create-agent-name"]').waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});
