@@ -167,4 +167,18 @@ pub struct SessionInfo {
     pub exit: Option<ExitInfo>,
     pub conversation_id: Option<crate::ids::ConversationId>,
     pub engine_session_id: Option<String>,
+    /// What it is doing (`docs/agent-states.md`); also for a shell.
+    pub state: crate::agent_state::AgentState,
+    pub state_source: crate::agent_state::StateSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_reason: Option<String>,
+}
+
+impl SessionInfo {
+    /// Sets `state`, `state_source` and `state_reason` from `report`.
+    pub fn set_state(&mut self, report: &crate::agent_state::StateReport) {
+        self.state = report.state;
+        self.state_source = report.source;
+        self.state_reason.clone_from(&report.reason);
+    }
 }
