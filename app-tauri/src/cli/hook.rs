@@ -56,7 +56,9 @@ mod tests {
     #[test]
     fn only_codexs_turn_complete_payload_counts() {
         assert!(wanted(None));
-        assert!(wanted(Some(r#"{"type":"agent-turn-complete","turn-id":"1"}"#)));
+        assert!(wanted(Some(
+            r#"{"type":"agent-turn-complete","turn-id":"1"}"#
+        )));
         assert!(!wanted(Some(r#"{"type":"approval-requested"}"#)));
         assert!(wanted(Some("not json")));
     }

@@ -5,12 +5,12 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
+use idea_domain::agent_state::{HookBridge, hook_handoff, with_settings_hooks};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
 use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
 use idea_domain::profile::AgentProfile;
-use idea_domain::agent_state::{HookBridge, hook_handoff, with_settings_hooks};
 use std::path::{Path, PathBuf};
 
 /// Memory recall budget in the convention file, in tokens.

@@ -1,8 +1,8 @@
 //! Events published by use cases; the seam between the backend and every front end.
 
+use crate::agent_state::StateReport;
 use crate::ids::{AgentId, CellRef, LayoutId, NodeId, RequestId, SessionId};
 use crate::orchestrator::{RequestOutcome, RequestRecord, RequestSource, Requester};
-use crate::agent_state::StateReport;
 use crate::terminal::{ExitInfo, SessionInfo};
 use serde::{Deserialize, Serialize};
 

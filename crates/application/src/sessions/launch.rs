@@ -8,10 +8,10 @@ use crate::error::{AppError, AppResult};
 use crate::prepare::{
     AgentStart, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
 };
+use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
-use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};

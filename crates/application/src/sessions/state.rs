@@ -39,7 +39,12 @@ pub(crate) fn watch(
         detector,
         quiet_after: QUIET_AFTER,
         on_signal: Box::new(move |signal| {
-            apply(&registry, events.as_ref(), session_id, Signal::Terminal(signal));
+            apply(
+                &registry,
+                events.as_ref(),
+                session_id,
+                Signal::Terminal(signal),
+            );
         }),
     });
 }
@@ -97,5 +102,10 @@ pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Opti
 
 /// The user typed into a session: a "needs you" from a bell or notification is answered.
 pub(crate) fn typed(deps: &Deps, session_id: SessionId) {
-    apply(&deps.sessions, deps.events.as_ref(), session_id, Signal::Input);
+    apply(
+        &deps.sessions,
+        deps.events.as_ref(),
+        session_id,
+        Signal::Input,
+    );
 }

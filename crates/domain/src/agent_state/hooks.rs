@@ -164,9 +164,7 @@ pub fn hook_handoff(home: CliHome, bridge: &HookBridge<'_>, cwd: &Path) -> HookH
             }
         }
         CliHome::Gemini => {
-            let entry = |event: HookEvent| {
-                json!([{"hooks": [{"type": "command", "command": bridge.shell_line(event), "timeout": 5000}]}])
-            };
+            let entry = |event: HookEvent| json!([{"hooks": [{"type": "command", "command": bridge.shell_line(event), "timeout": 5000}]}]);
             HookHandoff {
                 settings_hooks: Some(json!({
                     "BeforeAgent": entry(HookEvent::PromptSubmitted),

@@ -79,7 +79,10 @@ fn a_question_without_its_options_below_is_not_a_prompt() {
     let screen = rows("│ Do you want to proceed?\n│ (thinking…)");
     assert_eq!(detect_screen(ScreenDetector::ClaudeCode, &screen), None);
     let options_above = rows("❯ 1. Yes\n│ Do you want to proceed?");
-    assert_eq!(detect_screen(ScreenDetector::ClaudeCode, &options_above), None);
+    assert_eq!(
+        detect_screen(ScreenDetector::ClaudeCode, &options_above),
+        None
+    );
 }
 
 fn states(tracker: &mut StateTracker, signals: Vec<Signal>) -> Vec<Option<AgentState>> {
@@ -149,14 +152,18 @@ fn hooks_override_the_guesses_they_make_redundant() {
 fn a_bell_or_notification_asks_for_the_user_until_they_type() {
     let mut t = StateTracker::new();
     let report = t
-        .apply(Signal::Terminal(TerminalSignal::Notification("Approve?".into())))
+        .apply(Signal::Terminal(TerminalSignal::Notification(
+            "Approve?".into(),
+        )))
         .unwrap();
     assert_eq!(report.state, AgentState::NeedsYou);
     assert_eq!(report.source, StateSource::Terminal);
     assert_eq!(report.reason.as_deref(), Some("Approve?"));
     assert_eq!(t.apply(Signal::Input).unwrap().state, AgentState::Working);
     assert_eq!(
-        t.apply(Signal::Terminal(TerminalSignal::Bell)).unwrap().state,
+        t.apply(Signal::Terminal(TerminalSignal::Bell))
+            .unwrap()
+            .state,
         AgentState::NeedsYou
     );
 }
@@ -176,7 +183,10 @@ fn a_prompt_on_screen_needs_the_user_until_it_is_gone() {
     assert_eq!(cleared.unwrap().state, AgentState::Working);
     // A screen without a prompt does not touch a state another source set.
     t.apply(Signal::Hook(HookEvent::NeedsInput));
-    assert_eq!(t.apply(Signal::Terminal(TerminalSignal::Screen(None))), None);
+    assert_eq!(
+        t.apply(Signal::Terminal(TerminalSignal::Screen(None))),
+        None
+    );
 }
 
 #[test]
@@ -193,7 +203,10 @@ fn an_exit_is_final_and_a_stop_is_not_a_failure() {
         (report.state, report.reason.as_deref()),
         (AgentState::Exited, Some("stopped"))
     );
-    assert_eq!(stopped.apply(Signal::Hook(HookEvent::PromptSubmitted)), None);
+    assert_eq!(
+        stopped.apply(Signal::Hook(HookEvent::PromptSubmitted)),
+        None
+    );
     assert_eq!(stopped.exit(&ExitInfo::default()), None);
 
     let mut crashed = StateTracker::new();
@@ -222,13 +235,20 @@ fn claude_gets_its_hooks_in_a_settings_file() {
         project_root: Path::new("/p"),
         agent: "a1",
     };
-    let handoff = hook_handoff(crate::profile::CliHome::ClaudeCode, &bridge, Path::new("/p/run"));
+    let handoff = hook_handoff(
+        crate::profile::CliHome::ClaudeCode,
+        &bridge,
+        Path::new("/p/run"),
+    );
     assert_eq!(handoff.args, ["--settings", "/p/run/.idea-hooks.json"]);
     let (path, text) = &handoff.files[0];
     assert_eq!(path, Path::new("/p/run/.idea-hooks.json"));
     let settings: serde_json::Value = serde_json::from_str(text).unwrap();
     let notification = &settings["hooks"]["Notification"][0];
-    assert_eq!(notification["matcher"], "permission_prompt|elicitation_dialog");
+    assert_eq!(
+        notification["matcher"],
+        "permission_prompt|elicitation_dialog"
+    );
     assert_eq!(
         notification["hooks"][0]["command"],
         "env 'HOME=/home/u s' /opt/idea hook --project /p --agent a1 --event needs-input"

@@ -2,7 +2,9 @@
 //! best source first. Once a CLI's hooks have said when turns start (or end), the weaker
 //! guesses about the same thing (output flowing, output quiet) are ignored.
 
-use super::{AgentState, HookEvent, ScreenFinding, Signal, StateReport, StateSource, TerminalSignal};
+use super::{
+    AgentState, HookEvent, ScreenFinding, Signal, StateReport, StateSource, TerminalSignal,
+};
 use crate::terminal::ExitInfo;
 
 /// The state of one session and what its CLI has shown it can signal.
@@ -100,11 +102,9 @@ impl StateTracker {
     ) -> Option<(AgentState, StateSource, Option<String>)> {
         let from_screen = self.report.source == StateSource::Screen;
         match signal {
-            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(question))) => Some((
-                AgentState::NeedsYou,
-                StateSource::Screen,
-                Some(question),
-            )),
+            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(question))) => {
+                Some((AgentState::NeedsYou, StateSource::Screen, Some(question)))
+            }
             // The prompt the detector saw is gone: answered, the turn goes on.
             TerminalSignal::Screen(None) => (current == AgentState::NeedsYou && from_screen)
                 .then_some((AgentState::Working, StateSource::Screen, None)),
@@ -112,7 +112,9 @@ impl StateTracker {
             TerminalSignal::Bell if !self.hooked() && current == AgentState::Working => {
                 Some((AgentState::NeedsYou, StateSource::Terminal, None))
             }
-            TerminalSignal::Notification(text) if !self.hooked() && current == AgentState::Working => {
+            TerminalSignal::Notification(text)
+                if !self.hooked() && current == AgentState::Working =>
+            {
                 Some((AgentState::NeedsYou, StateSource::Terminal, Some(text)))
             }
             TerminalSignal::Bell | TerminalSignal::Notification(_) => None,

@@ -5,9 +5,9 @@
 use super::fanout::{Fanout, SharedSink};
 use super::lock;
 use super::ring::Scrollback;
+use super::watch::ScreenWatch;
 use idea_domain::terminal::{Attachment, OutputSink};
 use std::panic::{self, AssertUnwindSafe};
-use super::watch::ScreenWatch;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 #[derive(Debug)]

@@ -333,7 +333,9 @@ impl TerminalSession for PtySession {
         match ScreenWatch::start(watch, size) {
             Ok(watch) => self.shared.output.set_watch(watch),
             // Without it the state follows hooks and the exit only.
-            Err(e) => tracing::warn!(session = %self.shared.id, error = %e, "cannot watch the screen"),
+            Err(e) => {
+                tracing::warn!(session = %self.shared.id, error = %e, "cannot watch the screen")
+            }
         }
     }
 }

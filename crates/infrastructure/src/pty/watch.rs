@@ -185,7 +185,9 @@ mod tests {
     use idea_domain::agent_state::ScreenDetector;
     use std::sync::mpsc;
 
-    fn watch(detector: Option<ScreenDetector>) -> (Arc<ScreenWatch>, mpsc::Receiver<TerminalSignal>) {
+    fn watch(
+        detector: Option<ScreenDetector>,
+    ) -> (Arc<ScreenWatch>, mpsc::Receiver<TerminalSignal>) {
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
         let watch = TerminalWatch {
@@ -195,7 +197,10 @@ mod tests {
                 let _ = lock(&tx).send(s);
             }),
         };
-        (ScreenWatch::start(watch, TerminalSize { rows: 10, cols: 60 }).unwrap(), rx)
+        (
+            ScreenWatch::start(watch, TerminalSize { rows: 10, cols: 60 }).unwrap(),
+            rx,
+        )
     }
 
     fn next(rx: &mpsc::Receiver<TerminalSignal>) -> TerminalSignal {
@@ -208,8 +213,14 @@ mod tests {
         w.feed(b"hi\x07\x1b]0;title\x07\x1b]9;4;1;50\x07\x1b]9;Approve ls?\x07");
         w.feed(b"\x1b]777;notify;Codex;Needs you\x1b\\");
         assert_eq!(next(&rx), TerminalSignal::Bell);
-        assert_eq!(next(&rx), TerminalSignal::Notification("Approve ls?".into()));
-        assert_eq!(next(&rx), TerminalSignal::Notification("Codex: Needs you".into()));
+        assert_eq!(
+            next(&rx),
+            TerminalSignal::Notification("Approve ls?".into())
+        );
+        assert_eq!(
+            next(&rx),
+            TerminalSignal::Notification("Codex: Needs you".into())
+        );
         assert_eq!(next(&rx), TerminalSignal::Quiet);
         w.feed(b"more");
         assert_eq!(next(&rx), TerminalSignal::Active);
@@ -219,10 +230,14 @@ mod tests {
     fn the_detector_reads_the_rendered_screen_and_reports_changes() {
         let (w, rx) = watch(Some(ScreenDetector::ClaudeCode));
         // Drawn with cursor moves, as a TUI does: the text only exists on the screen.
-        w.feed(b"\x1b[2J\x1b[5;3HDo you want to proceed?\x1b[6;3H\xe2\x9d\xaf 1. Yes\x1b[7;3H2. No");
+        w.feed(
+            b"\x1b[2J\x1b[5;3HDo you want to proceed?\x1b[6;3H\xe2\x9d\xaf 1. Yes\x1b[7;3H2. No",
+        );
         assert_eq!(
             next(&rx),
-            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou("Do you want to proceed?".into())))
+            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(
+                "Do you want to proceed?".into()
+            )))
         );
         w.feed(b"\x1b[2J\x1b[1;1H\xe2\x97\x8f Bash(ls)");
         assert_eq!(next(&rx), TerminalSignal::Screen(None));
