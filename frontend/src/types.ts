@@ -5,6 +5,7 @@ import type { ErrorKind } from "./generated/ErrorKind";
 import type { LayoutNode } from "./generated/LayoutNode";
 
 export type { Agent } from "./generated/Agent";
+export type { AgentState } from "./generated/AgentState";
 export type { AgentId } from "./generated/AgentId";
 export type { AgentProfile } from "./generated/AgentProfile";
 export type { Direction } from "./generated/Direction";

@@ -2,6 +2,7 @@
 
 mod agent;
 mod doctor;
+mod hook;
 mod mcp_server;
 pub mod sandbox;
 
@@ -63,6 +64,21 @@ pub enum Command {
         #[arg(long)]
         requester: String,
     },
+    /// What an agent CLI's hook runs: reports one of its turn's events to the IdeA that has
+    /// the project open. Prints nothing and exits 0 whatever happens.
+    #[command(hide = true)]
+    Hook {
+        #[arg(long)]
+        project: PathBuf,
+        /// The agent's id.
+        #[arg(long)]
+        agent: String,
+        /// prompt-submitted, tool-done, needs-input or turn-done.
+        #[arg(long)]
+        event: String,
+        /// The JSON Codex appends to its notify program's arguments.
+        payload: Option<String>,
+    },
     /// Run a command under the project's sandbox plan (Landlock): it reads everything except
     /// denied paths, writes only in the project, the temp dirs (and with --agent its run dir
     /// and its CLI's own state), and cannot signal processes outside the sandbox.
@@ -91,6 +107,7 @@ impl Command {
             #[cfg(feature = "desktop")]
             Self::Desktop { .. } => "desktop",
             Self::McpServer { .. } => "mcp-server",
+            Self::Hook { .. } => "hook",
             Self::Sandbox(_) => "sandbox",
             Self::SandboxExec { .. } => "sandbox-exec",
         }
@@ -100,7 +117,8 @@ impl Command {
     /// sandbox's parent's place, often where the log folder is not writable, and must start
     /// no thread before it execs.
     pub fn logs(&self) -> bool {
-        !matches!(self, Self::SandboxExec { .. })
+        // Nor a hook: it runs on every turn of every agent and must return in milliseconds.
+        !matches!(self, Self::SandboxExec { .. } | Self::Hook { .. })
     }
 }
 
@@ -168,6 +186,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         #[cfg(feature = "desktop")]
         Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
         Command::McpServer { project, requester } => mcp_server::run(&project, &requester),
+        Command::Hook {
+            project,
+            agent,
+            event,
+            payload,
+        } => {
+            // An unknown event (a newer CLI's hook file, say) is ignored like every failure.
+            if let Ok(event) = event.parse() {
+                hook::run(&project, &agent, event, payload.as_deref());
+            }
+            Ok(())
+        }
         Command::Sandbox(args) => sandbox::run(args),
         Command::SandboxExec { plan, command } => Err(sandbox::exec(plan.as_deref(), &command)),
     }

@@ -110,6 +110,7 @@ mod tests {
             "pid": null, "status": if running { "running" } else { "exited" },
             "exit": if running { Value::Null } else { json!({"code": code, "stopped": false}) },
             "conversationId": null, "engineSessionId": null,
+            "state": if running { "working" } else { "exited" }, "stateSource": "start",
         }))
         .unwrap()
     }

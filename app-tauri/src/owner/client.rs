@@ -59,6 +59,19 @@ pub fn call(dir: &Path, method: &str, params: Value) -> Result<Value, Failure> {
 /// # Errors
 /// The owner's error answer, or the socket failing.
 pub fn ask_owner(owner: &OwnerInfo, method: &str, params: Value) -> Result<Value, Failure> {
+    ask_owner_within(owner, method, params, OWNER_TIMEOUT)
+}
+
+/// [`ask_owner`], giving up after `timeout` (`idea hook` must not hold an agent up).
+///
+/// # Errors
+/// The owner's error answer, or the socket failing.
+pub fn ask_owner_within(
+    owner: &OwnerInfo,
+    method: &str,
+    params: Value,
+    timeout: Duration,
+) -> Result<Value, Failure> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -104,7 +117,7 @@ pub fn ask_owner(owner: &OwnerInfo, method: &str, params: Value) -> Result<Value
                 };
             }
         };
-        tokio::time::timeout(OWNER_TIMEOUT, exchange)
+        tokio::time::timeout(timeout, exchange)
             .await
             .unwrap_or_else(|_| Err(unreachable(&"timed out")))
     })

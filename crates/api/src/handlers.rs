@@ -121,6 +121,13 @@ pub(crate) fn launch_agent(deps: &Deps, p: LaunchAgentParams) -> AppResult<Sessi
     )
 }
 
+pub(crate) fn report_agent_signal(
+    deps: &Deps,
+    p: AgentSignalParams,
+) -> AppResult<Option<SessionInfo>> {
+    sessions::report_hook(deps, &p.agent_id, p.event)
+}
+
 pub(crate) fn open_shell(deps: &Deps, p: OpenShellParams) -> AppResult<SessionInfo> {
     sessions::open_shell(deps, p.cell, p.size)
 }

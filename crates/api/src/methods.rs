@@ -93,6 +93,10 @@ methods! {
                 SpawnFailed, Internal, CorruptFile, NewerSchema, IoError, UnsafePath] => h::restart_session;
     /// Every session, live or exited.
     ListSessions = "listSessions" (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
+    /// One of an agent CLI's hooks fired (sent by `idea hook`): its session's state follows.
+    /// `null` when the agent has no live terminal session.
+    ReportAgentSignal = "reportAgentSignal" (AgentSignalParams) -> Option<SessionInfo>,
+        errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::report_agent_signal;
     /// Types text into a session.
     WriteTerminal = "writeTerminal" (WriteTerminalParams) -> (),
         errors [SessionNotFound, SessionExited, InputFull] => h::write_terminal;

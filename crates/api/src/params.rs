@@ -1,6 +1,7 @@
 //! The params of each method, and the results that exist only on the wire. A method whose
 //! params are one domain value takes that value itself (`CellRef`, …).
 
+use idea_domain::agent_state::HookEvent;
 use idea_domain::layout::{Direction, Side};
 use idea_domain::permissions::RuleKind;
 use idea_domain::ports::ProfileProblem;
@@ -85,6 +86,12 @@ params! {
         #[serde(flatten)]
         pub cell: CellRef,
         pub agent_id: Option<AgentId>,
+    }
+
+    pub struct AgentSignalParams {
+        /// The agent's id.
+        pub agent_id: String,
+        pub event: HookEvent,
     }
 
     pub struct LaunchAgentParams {

@@ -5,12 +5,13 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
+use idea_domain::agent_state::{HookBridge, hook_handoff, with_settings_hooks};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
 use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
 use idea_domain::profile::AgentProfile;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Memory recall budget in the convention file, in tokens.
 const MEMORY_TOKEN_BUDGET: usize = 2_000;
@@ -70,6 +71,45 @@ pub(crate) fn hand_mcp_server(
         deps.store.write_generated(path, content)?;
     }
     Ok((handoff, mcp_guide()))
+}
+
+/// The CLI's own hooks (`docs/agent-states.md`), each running `idea hook` to report the
+/// agent's turns: the returned arguments go right after the program; files are written here,
+/// Gemini CLI's merged into the settings file `mcp_files` (the MCP handoff's) already holds.
+/// Nothing without an `idea` to run or for a CLI IdeA has no hooks for.
+///
+/// # Errors
+/// Store errors (writing into the run dir).
+pub(crate) fn hand_hooks(
+    deps: &Deps,
+    start: &AgentStart<'_>,
+    mcp_files: &[(PathBuf, String)],
+) -> AppResult<Vec<String>> {
+    let (Some(home), Some(bridge)) = (start.profile.home, deps.mcp_bridge.as_ref()) else {
+        return Ok(Vec::new());
+    };
+    if start.profile.via_shell {
+        return Ok(Vec::new());
+    }
+    let agent = start.agent.agent_id.to_string();
+    let hook_bridge = HookBridge {
+        program: &bridge.program,
+        env: &bridge.env,
+        project_root: start.project_root,
+        agent: &agent,
+    };
+    let handoff = hook_handoff(home, &hook_bridge, start.cwd);
+    for (path, content) in &handoff.files {
+        deps.store.write_generated(path, content)?;
+    }
+    if let Some(hooks) = &handoff.settings_hooks {
+        for (path, content) in mcp_files {
+            if let Some(merged) = with_settings_hooks(content, hooks) {
+                deps.store.write_generated(path, &merged)?;
+            }
+        }
+    }
+    Ok(handoff.args)
 }
 
 /// Seeds the run dir's per-CLI files and writes the composed context to `context_file`, with

@@ -1,5 +1,6 @@
 //! Events published by use cases; the seam between the backend and every front end.
 
+use crate::agent_state::StateReport;
 use crate::ids::{AgentId, CellRef, LayoutId, NodeId, RequestId, SessionId};
 use crate::orchestrator::{RequestOutcome, RequestRecord, RequestSource, Requester};
 use crate::terminal::{ExitInfo, SessionInfo};
@@ -34,6 +35,15 @@ pub enum DomainEvent {
         agent_id: Option<AgentId>,
         cell: Option<CellRef>,
         exit: ExitInfo,
+    },
+    /// A session's state changed (working, needs you, idle, exited, failed), and why.
+    #[serde(rename_all = "camelCase")]
+    SessionStateChanged {
+        session_id: SessionId,
+        agent_id: Option<AgentId>,
+        cell: Option<CellRef>,
+        #[serde(flatten)]
+        report: StateReport,
     },
     /// A session now shows in another cell (cells swapped or moved), or in none.
     #[serde(rename_all = "camelCase")]

@@ -2,6 +2,7 @@
 //! application talks to. No I/O and no async runtime here.
 
 pub mod agent;
+pub mod agent_state;
 pub mod convention;
 pub mod conversation;
 pub mod event;

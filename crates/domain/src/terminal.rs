@@ -96,6 +96,27 @@ pub type OutputSink = Box<dyn Fn(&[u8]) + Send + Sync>;
 /// Called once when the process exits.
 pub type ExitHandler = Box<dyn FnOnce(ExitInfo) + Send>;
 
+/// Receives what a terminal's output tells about its program (see [`TerminalWatch`]).
+pub type SignalHandler = Box<dyn Fn(crate::agent_state::TerminalSignal) + Send + Sync>;
+
+/// What to watch for in a terminal's output, for its agent's state: BEL and OSC 9 / 777
+/// notifications always, the screen through `detector`, and `quiet_after` without output.
+pub struct TerminalWatch {
+    pub detector: Option<crate::agent_state::ScreenDetector>,
+    pub quiet_after: std::time::Duration,
+    /// Called on the adapter's threads, in order; must be quick.
+    pub on_signal: SignalHandler,
+}
+
+impl std::fmt::Debug for TerminalWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TerminalWatch")
+            .field("detector", &self.detector)
+            .field("quiet_after", &self.quiet_after)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A client attached to a terminal: its id (for `ack`/`detach`) and the recent output to
 /// replay before the live output that its sink will receive (no gap, no duplicate).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,6 +161,11 @@ pub trait TerminalSession: Send + Sync {
     fn kill(&self);
     /// `Some` once the process has exited.
     fn exit_status(&self) -> Option<ExitInfo>;
+    /// Starts watching the output for `watch` (once; a second call replaces the first). A
+    /// terminal that cannot watch ignores it: the state then only follows hooks and the exit.
+    fn watch(&self, watch: TerminalWatch) {
+        let _ = watch;
+    }
 }
 
 /// Whether a session's process is still alive.
@@ -167,4 +193,18 @@ pub struct SessionInfo {
     pub exit: Option<ExitInfo>,
     pub conversation_id: Option<crate::ids::ConversationId>,
     pub engine_session_id: Option<String>,
+    /// What it is doing (`docs/agent-states.md`); also for a shell.
+    pub state: crate::agent_state::AgentState,
+    pub state_source: crate::agent_state::StateSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_reason: Option<String>,
+}
+
+impl SessionInfo {
+    /// Sets `state`, `state_source` and `state_reason` from `report`.
+    pub fn set_state(&mut self, report: &crate::agent_state::StateReport) {
+        self.state = report.state;
+        self.state_source = report.source;
+        self.state_reason.clone_from(&report.reason);
+    }
 }

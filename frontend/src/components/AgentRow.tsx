@@ -1,3 +1,4 @@
+import { StateBadge } from "./StateBadge";
 import { useWorkspace } from "../state/workspace";
 import type { Agent, AgentProfile, SessionInfo } from "../types";
 import { Icon } from "./Icon";
@@ -34,6 +35,7 @@ export function AgentRow(props: {
         {agent.name}
       </button>
       <ProfileBadge profile={props.profile} profileId={agent.profileId} />
+      <StateBadge session={running} testId="agent-state" />
       <span className="spacer" />
       <button type="button" className="icon" data-testid="agent-edit" title="Edit persona" onClick={props.onEdit}>
         <Icon name="edit" />

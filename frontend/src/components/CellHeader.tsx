@@ -1,3 +1,4 @@
+import { StateBadge } from "./StateBadge";
 import type { CellBusy } from "../hooks/useCellActions";
 import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
@@ -70,6 +71,7 @@ export function CellHeader(props: Props) {
             answering {props.answering === "You" ? "you" : props.answering}
           </span>
         )}
+        <StateBadge session={session} />
         <span className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind}>
           {status.text}
         </span>

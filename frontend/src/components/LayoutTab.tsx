@@ -9,6 +9,8 @@ export function LayoutTab(props: {
   onSelect(): void;
   onRename(name: string): void;
   onDelete(): void;
+  /** How many agents of this layout need the user. */
+  needing?: number;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   // Enter commits, and the blur that follows must not commit again.
@@ -67,6 +69,11 @@ export function LayoutTab(props: {
         />
       ) : (
         <span className="tab-name">{props.layout.name}</span>
+      )}
+      {editing === null && (props.needing ?? 0) > 0 && (
+        <span className="badge state-badge state-needsYou tab-needing" data-testid="tab-needing" title={`${props.needing} agent(s) here need you`}>
+          {props.needing}
+        </span>
       )}
       {props.canDelete && editing === null && (
         <button

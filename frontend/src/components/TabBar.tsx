@@ -1,3 +1,4 @@
+import { needingYouIn } from "../state/attention";
 import { request } from "../api";
 import { nextLayoutName } from "../state/layoutTree";
 import { useConfirm } from "../state/confirm";
@@ -58,6 +59,7 @@ export function TabBar({ layouts }: { layouts: Layouts }) {
           layout={layout}
           active={layout.id === layouts.active}
           canDelete={!single}
+          needing={needingYouIn(sessions.all.values(), layout.id)}
           onSelect={() => void state.setActive(layout.id)}
           onRename={(name) => void rename(layout.id, name)}
           onDelete={() => void remove(layout.id, layout.name)}

@@ -1,3 +1,6 @@
+import type { SessionInfo } from "../types";
+import { useAttention } from "../hooks/useAttention";
+import { NotifyOptIn } from "./NotifyOptIn";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError, errorAction } from "../api";
 import { useCellFocus } from "../hooks/useCellFocus";
@@ -79,6 +82,13 @@ export function Workspace() {
   );
   goToCellRef.current = goToCell;
 
+  const inView = useCallback(
+    (session: SessionInfo) =>
+      document.visibilityState === "visible" && document.hasFocus() && session.cell?.layoutId === layouts.layouts?.active,
+    [layouts.layouts?.active],
+  );
+  const notifications = useAttention(sessions.all, data.agents, inView, goToCell);
+
   // Terminals whose session or cell is gone (closed, restarted, layout deleted) are disposed.
   useEffect(() => {
     if (!layouts.layouts) return;
@@ -137,6 +147,7 @@ export function Workspace() {
           {sidePanelOpen && <SidePanel newAgentSeq={newAgentSeq} />}
           <section className="workspace">
             {layouts.layouts && <TabBar layouts={layouts.layouts} />}
+            <NotifyOptIn optIn={notifications} />
             {layouts.loadError && <ErrorNotice error={layouts.loadError} testId="layouts-error" />}
             {active ? (
               <LayoutView key={active.id} layout={active} zoomed={zoomed} />

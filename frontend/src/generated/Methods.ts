@@ -2,6 +2,7 @@
 import type { AckTerminalParams } from "./AckTerminalParams";
 import type { Agent } from "./Agent";
 import type { AgentParams } from "./AgentParams";
+import type { AgentSignalParams } from "./AgentSignalParams";
 import type { AskAgentParams } from "./AskAgentParams";
 import type { AskAnswer } from "./AskAnswer";
 import type { AssignAgentParams } from "./AssignAgentParams";
@@ -59,6 +60,7 @@ export interface Methods {
   stopSession: { params: SessionParams; result: null; errors: "SESSION_NOT_FOUND" };
   restartSession: { params: SessionSizeParams; result: SessionInfo; errors: "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "INTERNAL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listSessions: { params: null; result: Array<SessionInfo>; errors: never };
+  reportAgentSignal: { params: AgentSignalParams; result: SessionInfo | null; errors: "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   writeTerminal: { params: WriteTerminalParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" | "INPUT_FULL" };
   resizeTerminal: { params: SessionSizeParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" };
   askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };

@@ -9,6 +9,8 @@ export interface SessionsState {
   byCell: Map<string, SessionInfo>;
   /** Each agent's running session, by agent id (shown in a cell or not). */
   runningByAgent: Map<string, SessionInfo>;
+  /** Every session known, by session id. */
+  all: Map<string, SessionInfo>;
   /** Records a session a request just returned (before or after its event). */
   upsert(session: SessionInfo): void;
   refresh(): void;
@@ -61,6 +63,9 @@ export function useSessions(epoch: number): SessionsState {
       case "sessionExited":
         update(event.sessionId, (s) => ({ ...s, status: "exited", exit: event.exit, pid: null }));
         break;
+      case "sessionStateChanged":
+        update(event.sessionId, (s) => ({ ...s, state: event.state, stateSource: event.source, stateReason: event.reason ?? null }));
+        break;
       case "sessionMoved":
         update(event.sessionId, (s) => ({ ...s, cell: event.cell }));
         break;
@@ -90,7 +95,7 @@ export function useSessions(epoch: number): SessionsState {
     return map;
   }, [byId]);
 
-  return { byCell, runningByAgent, upsert, refresh };
+  return { all: byId, byCell, runningByAgent, upsert, refresh };
 }
 
 function sameCell(a: SessionInfo, b: SessionInfo): boolean {

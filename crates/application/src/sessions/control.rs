@@ -87,7 +87,9 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
     live(deps, id)?.terminal.write(bytes).map_err(|e| match e {
         PtyError::InputFull { .. } => AppError::InputFull(e.to_string()),
         _ => AppError::SessionExited(id.to_string()),
-    })
+    })?;
+    super::state::typed(deps, id);
+    Ok(())
 }
 
 /// Resizes a session's terminal.

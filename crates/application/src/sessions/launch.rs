@@ -5,7 +5,10 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
+use crate::prepare::{
+    AgentStart, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
+};
+use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
@@ -129,6 +132,9 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
     spec.args.splice(0..0, mcp.args);
     spec.env.extend(mcp.env);
+    // Its hooks report its turns (agent states); a terminal cell only, not a turn.
+    let hooks = hand_hooks(deps, &start, &mcp.files)?;
+    spec.args.splice(0..0, hooks);
     // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
     write_context_files(deps, &start, context.file.as_deref(), &orchestration)?;
     // The cell now shows this agent and remembers its conversation.
@@ -157,6 +163,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
             conversation: (conversation_id, engine_session_id.clone()),
             resumed: matches!(plan, SessionPlan::Resume(_)),
             failure_hint: failure_hint(deps, &profile, &spec, &plan),
+            watch: Some(super::state::detector(&profile)),
         },
     )?;
     remember_on_cell(deps, cell, agent_id, (conversation_id, engine_session_id))?;
@@ -236,6 +243,7 @@ pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<S
             conversation: (None, None),
             resumed: false,
             failure_hint: None,
+            watch: None,
         },
     )
 }
@@ -263,6 +271,8 @@ struct NewSession<'a> {
     resumed: bool,
     /// Added to the exit report when the process fails on its own.
     failure_hint: Option<String>,
+    /// An agent's terminal is watched for its state (a shell's is not).
+    watch: Option<Option<ScreenDetector>>,
 }
 
 fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo> {
@@ -273,6 +283,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         conversation: (conversation_id, engine_session_id),
         resumed,
         failure_hint,
+        watch,
     } = new;
     let session_id = SessionId(deps.ids.new_uuid());
     let registry = deps.sessions.clone();
@@ -281,6 +292,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
     let on_exit = Box::new(move |exit: ExitInfo| {
         let exit = with_hint(exit, hint);
         if let Some(info) = registry.mark_exited(session_id, exit.clone()) {
+            events.publish(super::state::changed(&info));
             events.publish(DomainEvent::SessionExited {
                 session_id,
                 agent_id: info.agent_id,
@@ -309,18 +321,25 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         exit: None,
         conversation_id,
         engine_session_id,
+        state: AgentState::Working,
+        state_source: StateSource::Start,
+        state_reason: None,
     };
     deps.sessions
         .insert(Entry::new(info.clone(), terminal.clone(), resumed));
     deps.publish(DomainEvent::SessionStarted {
         session: info.clone(),
     });
+    if let Some(detector) = watch {
+        super::state::watch(deps, session_id, &terminal, detector);
+    }
     // A process that died before it was registered had its exit handler find nothing:
     // report the exit here (`mark_exited` reports each exit once).
     if let Some(exit) = terminal.exit_status()
         && let exit = with_hint(exit, failure_hint)
         && let Some(done) = deps.sessions.mark_exited(session_id, exit.clone())
     {
+        deps.publish(super::state::changed(&done));
         deps.publish(DomainEvent::SessionExited {
             session_id,
             agent_id,

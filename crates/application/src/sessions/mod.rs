@@ -5,6 +5,7 @@ mod control;
 mod launch;
 mod plan;
 mod registry;
+mod state;
 
 pub use control::{
     ack, attach, detach, list, resize, restart, snapshot_running_agents, stop, stop_all,
@@ -12,3 +13,4 @@ pub use control::{
 };
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;
+pub use state::{QUIET_AFTER, report_hook};

@@ -1,5 +1,6 @@
 //! The live-session registry: which terminal runs in which cell, for which agent.
 
+use idea_domain::agent_state::{Signal, StateTracker};
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, TerminalSession};
 use idea_domain::{AgentId, CellRef, LayoutId, NodeId, SessionId};
 use std::collections::HashMap;
@@ -17,6 +18,8 @@ pub(crate) struct Entry {
     pub resumed: bool,
     pub started: Instant,
     pub ended: Option<Instant>,
+    /// Combines the signals into `info.state`.
+    pub tracker: StateTracker,
 }
 
 impl Entry {
@@ -32,6 +35,7 @@ impl Entry {
             resumed,
             started: Instant::now(),
             ended: None,
+            tracker: StateTracker::new(),
         }
     }
 
@@ -105,6 +109,9 @@ impl SessionRegistry {
             .get_mut(&id)
             .filter(|e| e.info.status == SessionStatus::Running)?;
         entry.info.status = SessionStatus::Exited;
+        if let Some(report) = entry.tracker.exit(&exit) {
+            entry.info.set_state(&report);
+        }
         entry.info.exit = Some(exit);
         entry.ended = Some(Instant::now());
         let info = entry.info.clone();
@@ -113,6 +120,15 @@ impl SessionRegistry {
         }
         self.exited.notify_all();
         Some(info)
+    }
+
+    /// Applies a signal to a running session's state; its info when the state changed.
+    pub(crate) fn apply_signal(&self, id: SessionId, signal: Signal) -> Option<SessionInfo> {
+        let mut entries = self.lock();
+        let entry = entries.get_mut(&id)?;
+        let report = entry.tracker.apply(signal)?;
+        entry.info.set_state(&report);
+        Some(entry.info.clone())
     }
 
     /// The sessions of cells that no longer exist: forgotten once exited (at once when they

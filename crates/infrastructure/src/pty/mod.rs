@@ -29,7 +29,8 @@
 //! File map: `command` (program, cwd, environment), `ring` (scrollback), `fanout` (clients and
 //! watermarks), `output` (the locked hub joining the two), `pump` (reader + batching), `writer`
 //! (input: direct writes and the queue), `exit` (reaping), `session` (threads and the session
-//! handle).
+//! handle), `watch` (the screen model behind agent states: `vt100`, BEL/OSC notifications,
+//! the CLI's screen detector, quiet output).
 
 pub(crate) mod command;
 pub(crate) mod exit;
@@ -40,6 +41,7 @@ mod ring;
 mod session;
 #[cfg(target_os = "linux")]
 mod sweep;
+mod watch;
 mod writer;
 
 pub use session::PtySession;

@@ -5,9 +5,10 @@
 use super::fanout::{Fanout, SharedSink};
 use super::lock;
 use super::ring::Scrollback;
+use super::watch::ScreenWatch;
 use idea_domain::terminal::{Attachment, OutputSink};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 #[derive(Debug)]
 struct State {
@@ -26,6 +27,8 @@ pub(crate) struct OutputHub {
     state: Mutex<State>,
     /// Signalled whenever the pump may be allowed to pull again (ack, detach, drain).
     flowing: Condvar,
+    /// The screen model for the agent's state, once watched.
+    watch: Mutex<Option<Arc<ScreenWatch>>>,
 }
 
 impl OutputHub {
@@ -39,7 +42,19 @@ impl OutputHub {
                 total: 0,
             }),
             flowing: Condvar::new(),
+            watch: Mutex::new(None),
         }
+    }
+
+    /// Feeds every later batch to `watch` (replacing an earlier one).
+    pub(crate) fn set_watch(&self, watch: Arc<ScreenWatch>) {
+        if let Some(old) = lock(&self.watch).replace(watch) {
+            old.stop();
+        }
+    }
+
+    pub(crate) fn watch(&self) -> Option<Arc<ScreenWatch>> {
+        lock(&self.watch).clone()
     }
 
     /// Appends a batch to the scrollback, then hands it to every attached sink.
@@ -58,6 +73,9 @@ impl OutputHub {
             state.total = state.total.saturating_add(batch.len() as u64);
             state.fanout.deliver(batch.len())
         };
+        if let Some(watch) = self.watch() {
+            watch.feed(batch);
+        }
         for (id, sink) in recipients {
             // A panicking client must not kill the pump (the child would then block forever):
             // drop that client instead.
@@ -101,6 +119,9 @@ impl OutputHub {
 
     /// The child has exited: stop applying flow control so the last output can be flushed.
     pub(crate) fn begin_drain(&self) {
+        if let Some(watch) = self.watch() {
+            watch.stop();
+        }
         lock(&self.state).draining = true;
         self.flowing.notify_all();
     }
@@ -121,7 +142,6 @@ impl OutputHub {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::thread;
     use std::time::Duration;

@@ -12,11 +12,13 @@
 use super::exit::{signal_name_of_exit, wait_for_exit};
 use super::output::OutputHub;
 use super::pump::{self, Batching, ExitReporter, Pump};
+use super::watch::ScreenWatch;
 use super::writer::{Input, MasterFd};
 use super::{PtyConfig, lock, pty_size};
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
     Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, TerminalSession, TerminalSize,
+    TerminalWatch,
 };
 use portable_pty::{Child, ChildKiller, MasterPty};
 use std::fmt;
@@ -293,7 +295,11 @@ impl TerminalSession for PtySession {
         let master = master.as_ref().ok_or(PtyError::Closed)?;
         master
             .resize(pty_size(size))
-            .map_err(|e| PtyError::Io(format!("{e:#}")))
+            .map_err(|e| PtyError::Io(format!("{e:#}")))?;
+        if let Some(watch) = self.shared.output.watch() {
+            watch.resize(size);
+        }
+        Ok(())
     }
 
     fn attach(&self, sink: OutputSink) -> Attachment {
@@ -314,6 +320,23 @@ impl TerminalSession for PtySession {
 
     fn exit_status(&self) -> Option<ExitInfo> {
         lock(&self.shared.exit).clone()
+    }
+
+    fn watch(&self, watch: TerminalWatch) {
+        let size = lock(&self.shared.master)
+            .as_ref()
+            .and_then(|m| m.get_size().ok())
+            .map_or_else(TerminalSize::default, |s| TerminalSize {
+                rows: s.rows,
+                cols: s.cols,
+            });
+        match ScreenWatch::start(watch, size) {
+            Ok(watch) => self.shared.output.set_watch(watch),
+            // Without it the state follows hooks and the exit only.
+            Err(e) => {
+                tracing::warn!(session = %self.shared.id, error = %e, "cannot watch the screen")
+            }
+        }
     }
 }
 

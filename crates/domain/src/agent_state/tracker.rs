@@ -1,0 +1,146 @@
+//! One session's state machine: the rules that combine the signals of `docs/agent-states.md`,
+//! best source first. Once a CLI's hooks have said when turns start (or end), the weaker
+//! guesses about the same thing (output flowing, output quiet) are ignored.
+
+use super::{
+    AgentState, HookEvent, ScreenFinding, Signal, StateReport, StateSource, TerminalSignal,
+};
+use crate::terminal::ExitInfo;
+
+/// The state of one session and what its CLI has shown it can signal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateTracker {
+    report: StateReport,
+    /// A hook said when a turn starts: output no longer means "working".
+    hooked_start: bool,
+    /// A hook said when a turn ends: quiet output no longer means "idle".
+    hooked_done: bool,
+}
+
+impl Default for StateTracker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StateTracker {
+    /// A session that just started (its CLI is loading).
+    pub fn new() -> Self {
+        Self {
+            report: StateReport {
+                state: AgentState::Working,
+                source: StateSource::Start,
+                reason: None,
+            },
+            hooked_start: false,
+            hooked_done: false,
+        }
+    }
+
+    pub fn report(&self) -> &StateReport {
+        &self.report
+    }
+
+    /// Applies `signal`; returns the new report when the state (or its reason) changed.
+    pub fn apply(&mut self, signal: Signal) -> Option<StateReport> {
+        if self.report.state.is_final() {
+            return None;
+        }
+        let current = self.report.state;
+        let next = match signal {
+            Signal::Hook(event) => Some(self.hook(event)),
+            Signal::Input => (current == AgentState::NeedsYou
+                && self.report.source != StateSource::Screen)
+                .then_some((AgentState::Working, StateSource::Input, None)),
+            Signal::Terminal(t) => self.terminal(current, t),
+        }?;
+        self.set(next)
+    }
+
+    /// The process ended: exited (a stop or status 0) or failed; final.
+    pub fn exit(&mut self, exit: &ExitInfo) -> Option<StateReport> {
+        if self.report.state.is_final() {
+            return None;
+        }
+        let state = if exit.failed() {
+            AgentState::Failed
+        } else {
+            AgentState::Exited
+        };
+        let reason = if exit.stopped {
+            Some("stopped".to_owned())
+        } else if exit.failed() {
+            Some(match &exit.signal {
+                Some(signal) => format!("killed by {signal}"),
+                None => format!("exit code {}", exit.code),
+            })
+        } else {
+            None
+        };
+        self.set((state, StateSource::Exit, reason))
+    }
+
+    fn hook(&mut self, event: HookEvent) -> (AgentState, StateSource, Option<String>) {
+        let state = match event {
+            HookEvent::PromptSubmitted | HookEvent::ToolDone => {
+                self.hooked_start = true;
+                AgentState::Working
+            }
+            HookEvent::NeedsInput => AgentState::NeedsYou,
+            HookEvent::TurnDone => {
+                self.hooked_done = true;
+                AgentState::Idle
+            }
+        };
+        (state, StateSource::Hook, None)
+    }
+
+    fn terminal(
+        &self,
+        current: AgentState,
+        signal: TerminalSignal,
+    ) -> Option<(AgentState, StateSource, Option<String>)> {
+        let from_screen = self.report.source == StateSource::Screen;
+        match signal {
+            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(question))) => {
+                Some((AgentState::NeedsYou, StateSource::Screen, Some(question)))
+            }
+            // The prompt the detector saw is gone: answered, the turn goes on.
+            TerminalSignal::Screen(None) => (current == AgentState::NeedsYou && from_screen)
+                .then_some((AgentState::Working, StateSource::Screen, None)),
+            // A CLI rings for attention when it waits; with hooks, they tell it better.
+            TerminalSignal::Bell if !self.hooked() && current == AgentState::Working => {
+                Some((AgentState::NeedsYou, StateSource::Terminal, None))
+            }
+            TerminalSignal::Notification(text)
+                if !self.hooked() && current == AgentState::Working =>
+            {
+                Some((AgentState::NeedsYou, StateSource::Terminal, Some(text)))
+            }
+            TerminalSignal::Bell | TerminalSignal::Notification(_) => None,
+            TerminalSignal::Active => (!self.hooked_start && current == AgentState::Idle)
+                .then_some((AgentState::Working, StateSource::Output, None)),
+            TerminalSignal::Quiet => (!self.hooked_done && current == AgentState::Working)
+                .then_some((AgentState::Idle, StateSource::Output, None)),
+        }
+    }
+
+    fn hooked(&self) -> bool {
+        self.hooked_start || self.hooked_done
+    }
+
+    fn set(
+        &mut self,
+        (state, source, reason): (AgentState, StateSource, Option<String>),
+    ) -> Option<StateReport> {
+        if state == self.report.state && reason == self.report.reason {
+            return None;
+        }
+        self.report = StateReport {
+            state,
+            source,
+            reason,
+        };
+        Some(self.report.clone())
+    }
+}

@@ -1,0 +1,248 @@
+//! The screen model of one terminal, for its agent's state: every published batch goes
+//! through a `vt100` parser sized like the PTY (no scrollback, so the cost is bounded by the
+//! screen), which reports BEL and OSC 9 / OSC 777 notifications; a ticker thread runs the
+//! CLI's screen detector when the screen changed and reports quiet output.
+
+use super::lock;
+use idea_domain::agent_state::{ScreenFinding, TerminalSignal, detect_screen};
+use idea_domain::terminal::{TerminalSize, TerminalWatch};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+/// How often the ticker looks at the screen and the clock.
+const TICK: Duration = Duration::from_millis(150);
+
+/// Collects what the parser reports while it processes one batch.
+#[derive(Default)]
+struct Alerts(Vec<TerminalSignal>);
+
+impl vt100::Callbacks for Alerts {
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.0.push(TerminalSignal::Bell);
+    }
+
+    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
+        if let Some(text) = notification(params) {
+            self.0.push(TerminalSignal::Notification(text));
+        }
+    }
+}
+
+/// The text of an OSC 9 (`9;message`) or OSC 777 (`777;notify;title;body`) notification.
+/// `9;4;…` and the other numeric forms are ConEmu's progress and friends, not notifications.
+fn notification(params: &[&[u8]]) -> Option<String> {
+    let text = |parts: &[&[u8]]| {
+        let joined: Vec<String> = parts
+            .iter()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+        joined.join(";")
+    };
+    match params {
+        [b"9", rest @ ..] if !rest.is_empty() => {
+            let first = rest[0];
+            let numeric = !first.is_empty() && first.iter().all(u8::is_ascii_digit);
+            (!numeric).then(|| text(rest))
+        }
+        [b"777", b"notify", rest @ ..] => {
+            let parts: Vec<String> = rest
+                .iter()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .filter(|p| !p.is_empty())
+                .collect();
+            Some(parts.join(": "))
+        }
+        _ => None,
+    }
+}
+
+struct Screen {
+    parser: vt100::Parser<Alerts>,
+    last_output: Instant,
+    /// Output flowed since the last `Quiet`.
+    active: bool,
+    /// The screen changed since the detector last ran.
+    dirty: bool,
+    finding: Option<ScreenFinding>,
+    stopped: bool,
+}
+
+/// One terminal's watch: fed by the pump, ticked by its own thread.
+pub(crate) struct ScreenWatch {
+    screen: Mutex<Screen>,
+    watch: TerminalWatch,
+}
+
+impl std::fmt::Debug for ScreenWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScreenWatch")
+            .field("watch", &self.watch)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ScreenWatch {
+    /// Starts watching a terminal of `size`; the ticker thread ends when the watch is dropped
+    /// or stopped.
+    pub(crate) fn start(watch: TerminalWatch, size: TerminalSize) -> std::io::Result<Arc<Self>> {
+        let parser = vt100::Parser::new_with_callbacks(size.rows, size.cols, 0, Alerts::default());
+        let this = Arc::new(Self {
+            screen: Mutex::new(Screen {
+                parser,
+                last_output: Instant::now(),
+                active: true,
+                dirty: false,
+                finding: None,
+                stopped: false,
+            }),
+            watch,
+        });
+        let weak = Arc::downgrade(&this);
+        std::thread::Builder::new()
+            .name("pty-watch".into())
+            .spawn(move || tick_loop(&weak))?;
+        Ok(this)
+    }
+
+    /// One published batch of output.
+    pub(crate) fn feed(&self, bytes: &[u8]) {
+        let mut signals = {
+            let mut screen = lock(&self.screen);
+            if screen.stopped {
+                return;
+            }
+            screen.parser.process(bytes);
+            screen.last_output = Instant::now();
+            screen.dirty = true;
+            let mut signals = std::mem::take(&mut screen.parser.callbacks_mut().0);
+            if !screen.active {
+                screen.active = true;
+                signals.insert(0, TerminalSignal::Active);
+            }
+            signals
+        };
+        for signal in signals.drain(..) {
+            (self.watch.on_signal)(signal);
+        }
+    }
+
+    pub(crate) fn resize(&self, size: TerminalSize) {
+        let mut screen = lock(&self.screen);
+        screen.parser.screen_mut().set_size(size.rows, size.cols);
+        screen.dirty = true;
+    }
+
+    /// The process has exited: no more signals.
+    pub(crate) fn stop(&self) {
+        lock(&self.screen).stopped = true;
+    }
+
+    /// Runs the detector on a changed screen and notices quiet output; `false` once stopped.
+    fn tick(&self) -> bool {
+        let mut signals = Vec::new();
+        {
+            let mut screen = lock(&self.screen);
+            if screen.stopped {
+                return false;
+            }
+            if let Some(detector) = self.watch.detector
+                && std::mem::take(&mut screen.dirty)
+            {
+                let (_, cols) = screen.parser.screen().size();
+                let rows: Vec<String> = screen.parser.screen().rows(0, cols).collect();
+                let finding = detect_screen(detector, &rows);
+                if finding != screen.finding {
+                    screen.finding.clone_from(&finding);
+                    signals.push(TerminalSignal::Screen(finding));
+                }
+            }
+            if screen.active && screen.last_output.elapsed() >= self.watch.quiet_after {
+                screen.active = false;
+                signals.push(TerminalSignal::Quiet);
+            }
+        }
+        for signal in signals {
+            (self.watch.on_signal)(signal);
+        }
+        true
+    }
+}
+
+fn tick_loop(watch: &Weak<ScreenWatch>) {
+    loop {
+        std::thread::sleep(TICK);
+        let Some(watch) = watch.upgrade() else { return };
+        if !watch.tick() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use idea_domain::agent_state::ScreenDetector;
+    use std::sync::mpsc;
+
+    fn watch(
+        detector: Option<ScreenDetector>,
+    ) -> (Arc<ScreenWatch>, mpsc::Receiver<TerminalSignal>) {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let watch = TerminalWatch {
+            detector,
+            quiet_after: Duration::from_millis(300),
+            on_signal: Box::new(move |s| {
+                let _ = lock(&tx).send(s);
+            }),
+        };
+        (
+            ScreenWatch::start(watch, TerminalSize { rows: 10, cols: 60 }).unwrap(),
+            rx,
+        )
+    }
+
+    fn next(rx: &mpsc::Receiver<TerminalSignal>) -> TerminalSignal {
+        rx.recv_timeout(Duration::from_secs(3)).expect("a signal")
+    }
+
+    #[test]
+    fn bells_and_notifications_are_reported_but_not_progress_or_titles() {
+        let (w, rx) = watch(None);
+        w.feed(b"hi\x07\x1b]0;title\x07\x1b]9;4;1;50\x07\x1b]9;Approve ls?\x07");
+        w.feed(b"\x1b]777;notify;Codex;Needs you\x1b\\");
+        assert_eq!(next(&rx), TerminalSignal::Bell);
+        assert_eq!(
+            next(&rx),
+            TerminalSignal::Notification("Approve ls?".into())
+        );
+        assert_eq!(
+            next(&rx),
+            TerminalSignal::Notification("Codex: Needs you".into())
+        );
+        assert_eq!(next(&rx), TerminalSignal::Quiet);
+        w.feed(b"more");
+        assert_eq!(next(&rx), TerminalSignal::Active);
+    }
+
+    #[test]
+    fn the_detector_reads_the_rendered_screen_and_reports_changes() {
+        let (w, rx) = watch(Some(ScreenDetector::ClaudeCode));
+        // Drawn with cursor moves, as a TUI does: the text only exists on the screen.
+        w.feed(
+            b"\x1b[2J\x1b[5;3HDo you want to proceed?\x1b[6;3H\xe2\x9d\xaf 1. Yes\x1b[7;3H2. No",
+        );
+        assert_eq!(
+            next(&rx),
+            TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(
+                "Do you want to proceed?".into()
+            )))
+        );
+        w.feed(b"\x1b[2J\x1b[1;1H\xe2\x97\x8f Bash(ls)");
+        assert_eq!(next(&rx), TerminalSignal::Screen(None));
+        w.stop();
+        w.feed(b"\x07");
+        assert!(rx.recv_timeout(Duration::from_millis(500)).is_err());
+    }
+}

@@ -1,0 +1,32 @@
+import type { AgentState, SessionInfo } from "../types";
+
+/** The label and tooltip of a state badge. */
+export const STATE_LABEL: Record<AgentState, string> = {
+  working: "working",
+  needsYou: "needs you",
+  idle: "idle",
+  exited: "exited",
+  failed: "failed",
+};
+
+/** Agent sessions (not shells) that wait for the user. */
+export function needingYou(sessions: Iterable<SessionInfo>): SessionInfo[] {
+  return [...sessions].filter((s) => s.agentId && s.status === "running" && s.state === "needsYou");
+}
+
+/** How many of `sessions` in layout `layoutId` need the user. */
+export function needingYouIn(sessions: Iterable<SessionInfo>, layoutId: string): number {
+  return needingYou(sessions).filter((s) => s.cell?.layoutId === layoutId).length;
+}
+
+/** The page title with the count of agents that need the user: "(2) IdeA". */
+export function titleWithCount(base: string, count: number): string {
+  return count > 0 ? `(${count}) ${base}` : base;
+}
+
+/** A state change worth a notification: an agent now needs the user, finished its turn, or
+ *  failed (a stop the user asked for is not one). */
+export function notable(previous: AgentState | undefined, next: AgentState): boolean {
+  if (previous === next) return false;
+  return next === "needsYou" || next === "failed" || (next === "idle" && previous === "working");
+}
