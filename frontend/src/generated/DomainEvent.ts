@@ -10,8 +10,9 @@ import type { RequestRecord } from "./RequestRecord";
 import type { RequestSource } from "./RequestSource";
 import type { SessionId } from "./SessionId";
 import type { SessionInfo } from "./SessionInfo";
+import type { TurnEvent } from "./TurnEvent";
 
 /**
  * Something that happened in a project.
  */
-export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, } | { "type": "permissionsChanged" } | { "type": "requestChanged", request: RequestRecord, } | { "type": "orchestratorRequestProcessed", requestId: RequestId, source: RequestSource, requester: string, target: AgentId, outcome: RequestOutcome, durationMs: number, };
+export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, } | { "type": "permissionsChanged" } | { "type": "requestChanged", request: RequestRecord, } | { "type": "requestEvent", requestId: RequestId, target: AgentId, seq: number, event: TurnEvent, } | { "type": "orchestratorRequestProcessed", requestId: RequestId, source: RequestSource, requester: string, target: AgentId, outcome: RequestOutcome, durationMs: number, };

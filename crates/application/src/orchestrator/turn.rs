@@ -14,6 +14,7 @@ use idea_domain::ports::TurnExit;
 use idea_domain::profile::AgentProfile;
 use idea_domain::turn::{TurnError, TurnInputs, TurnSetupError, json_mode, turn_invocation};
 use idea_domain::{Agent, ConversationId, Party, RequestId};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a killed turn may take to go.
@@ -100,7 +101,7 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         .turns
         .start(
             &invocation,
-            Box::new(move |event| tracing::debug!(%request, ?event, "turn event")),
+            super::events::publisher(Arc::clone(&deps.events), request, agent.agent_id),
         )
         .map_err(AppError::Spawn)?;
     deps.requests.set_turn(request, running.clone());
