@@ -20,7 +20,7 @@ pub fn structured(profile: &str) -> Option<StructuredMode> {
             args: strings(&["-p", "--session-id", "{id}", "--", "{prompt}"]),
             resume_args: strings(&["-p", "--resume", "{id}", "--", "{prompt}"]),
         }),
-        "askable-minting" => Some(StructuredMode {
+        "askable-minting" | "codex" => Some(StructuredMode {
             provider: "codex".into(),
             args: strings(&["exec", "--", "{prompt}"]),
             resume_args: strings(&["exec", "resume", "{id}", "--", "{prompt}"]),
