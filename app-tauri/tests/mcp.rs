@@ -230,3 +230,70 @@ async fn ask_agent_answers_and_its_failures_read_well() {
     assert!(text(&refused).contains("\"Ghost\""), "{refused:?}");
     ghost.cancel().await.unwrap();
 }
+
+/// Whether a process whose command line holds `marker` is alive.
+fn process_with(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
+    })
+}
+
+/// The client cancels a slow `idea_ask_agent` (`notifications/cancelled`): the request ends
+/// `cancelled` and the asked agent's turn is gone, long before it would have ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_ask_cancels_the_request_and_kills_the_turn() {
+    use idea_infrastructure::owner::Hello;
+    use rmcp::model::{CallToolRequest, ClientRequest};
+    use rmcp::service::PeerRequestOptions;
+
+    let rig = Rig::new().serve();
+    rig.create_agent("Lead");
+    rig.create_agent_with("Sloth", "lingering");
+    let client = rig.client("lead").await;
+    let marker = format!("cancel-me-{}", uuid::Uuid::new_v4());
+    let args = json!({"agent": "Sloth", "message": marker});
+    let request =
+        ClientRequest::CallToolRequest(CallToolRequest::new(call("idea_ask_agent", args)));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let deadline = std::time::Instant::now() + DEADLINE;
+    while !process_with(&marker) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the turn never started"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    let cancelled_at = std::time::Instant::now();
+    handle
+        .cancel(Some("the user changed their mind".into()))
+        .await
+        .unwrap();
+    let mut cli = rig.raw(&Hello::Cli).await;
+    let state = loop {
+        cli.send(r#"{"jsonrpc":"2.0","id":1,"method":"listRequests"}"#)
+            .await;
+        let answer = cli.answer().await;
+        let state = answer["result"][0]["state"].clone();
+        if state != "running" && state != "queued" {
+            break answer["result"][0].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "{answer}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(state["state"], "cancelled", "{state}");
+    assert_eq!(state["error"]["code"], "CANCELLED", "{state}");
+    while process_with(&marker) {
+        assert!(
+            cancelled_at.elapsed() < Duration::from_secs(5),
+            "the turn outlived its cancel"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    client.cancel().await.unwrap();
+}

@@ -8,6 +8,7 @@
 //! on a blocking thread.
 
 mod call;
+mod cancel;
 mod params;
 mod roster;
 mod tools;

@@ -3,7 +3,7 @@
 
 use super::call::{call, call_as, failure, json, refusal, success};
 use super::params::{AgentParams, AskAgentParams, SpawnAgentParams};
-use super::roster;
+use super::{cancel, roster};
 use idea_application::{Deps, WireError};
 use idea_domain::Agent;
 use idea_domain::terminal::SessionInfo;
@@ -13,6 +13,7 @@ use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 /// The MCP server of one connection: the project's API, and the agent it acts for.
 #[derive(Debug, Clone)]
@@ -81,7 +82,11 @@ impl IdeaTools {
             agent does not exist, cannot be asked, is busy or does not answer in time.",
         annotations(read_only_hint = false, open_world_hint = false)
     )]
-    async fn ask_agent(&self, Parameters(ask): Parameters<AskAgentParams>) -> CallToolResult {
+    async fn ask_agent(
+        &self,
+        Parameters(ask): Parameters<AskAgentParams>,
+        cancelled: CancellationToken,
+    ) -> CallToolResult {
         tracing::info!(
             requester = %self.requester,
             tool = "idea_ask_agent",
@@ -100,13 +105,17 @@ impl IdeaTools {
                 self.requester
             ));
         };
+        // The request's id is ours, so that the client's cancellation can cancel it.
+        let request_id = uuid::Uuid::new_v4();
         let params = json!({
             "requester": requester,
             "target": ask.agent,
             "message": ask.message,
             "timeoutSecs": ask.timeout_secs,
+            "requestId": request_id,
         });
-        match call(&self.deps, "askAgent", params).await {
+        let answer = call(&self.deps, "askAgent", params);
+        match cancel::on_cancel(&self.deps, request_id, answer, &cancelled).await {
             Ok(answer) => match answer.get("text").and_then(Value::as_str) {
                 Some(text) => success(text.to_owned(), Some(answer.clone())),
                 None => json(answer),

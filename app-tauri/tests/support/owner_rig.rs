@@ -19,7 +19,8 @@ pub const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
 /// `~/.ideai/profiles.json` with agents that answer asks without any model: `instant` prints
 /// one Claude `result` line at once (`echo: <message>`, then `again: <message>` when the
-/// conversation continues), `slow` answers nothing for 5 s.
+/// conversation continues), `slow` answers nothing for 5 s, `lingering` nothing for 30 s (its
+/// shell stays, with the message among its arguments, so a test can find it).
 const FAKE_PROFILES: &str = r#"{"version": 1, "profiles": [
   {"id": "instant", "name": "Instant", "command": "/bin/sh", "contextInjection": {"kind": "none"},
    "structured": {"provider": "claude",
@@ -27,7 +28,10 @@ const FAKE_PROFILES: &str = r#"{"version": 1, "profiles": [
      "resumeArgs": ["-c", "printf '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"again: %s\",\"session_id\":\"s-1\"}\\n' \"$1\"", "sh", "{prompt}", "{id}"]}},
   {"id": "slow", "name": "Slow", "command": "/bin/sh", "contextInjection": {"kind": "none"},
    "structured": {"provider": "claude", "args": ["-c", "sleep 5", "sh", "{prompt}"],
-     "resumeArgs": ["-c", "sleep 5", "sh", "{prompt}", "{id}"]}}
+     "resumeArgs": ["-c", "sleep 5", "sh", "{prompt}", "{id}"]}},
+  {"id": "lingering", "name": "Lingering", "command": "/bin/sh", "contextInjection": {"kind": "none"},
+   "structured": {"provider": "claude", "args": ["-c", "sleep 30; :", "sh", "{prompt}"],
+     "resumeArgs": ["-c", "sleep 30; :", "sh", "{prompt}", "{id}"]}}
 ]}"#;
 
 pub const DEADLINE: Duration = Duration::from_secs(20);

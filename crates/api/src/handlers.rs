@@ -169,6 +169,7 @@ pub(crate) fn ask_agent(deps: &Deps, p: AskAgentParams) -> AppResult<AskAnswer> 
             message: p.message,
             timeout: p.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
             source,
+            request_id: p.request_id,
         },
     )
 }

@@ -144,6 +144,11 @@ params! {
         #[serde(default)]
         #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
         pub timeout_secs: Option<u64>,
+        /// The id the request gets (a fresh uuid), so that the caller can follow its
+        /// `requestEvent`s or cancel it before the answer comes; a fresh one when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub request_id: Option<RequestId>,
     }
 
     pub struct RequestParams {

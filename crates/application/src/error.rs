@@ -67,6 +67,9 @@ pub enum AppError {
     TurnFailed(String),
     #[error("no request {0}")]
     RequestNotFound(String),
+    /// Params the use case refuses (a request id already used).
+    #[error("{0}")]
+    BadRequest(String),
     #[error("{0}")]
     InputFull(String),
     #[error("internal error: {0}")]
@@ -235,6 +238,7 @@ impl AppError {
             },
             Self::TurnFailed(_) => K::TurnFailed,
             Self::RequestNotFound(_) => K::RequestNotFound,
+            Self::BadRequest(_) => K::BadRequest,
             Self::InputFull(_) => K::InputFull,
             Self::Internal(_) => K::Internal,
         }

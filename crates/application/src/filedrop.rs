@@ -58,6 +58,7 @@ fn run(deps: &Deps, dropped: &Dropped) -> Result<FileResponse, Refused> {
             message: request.message.clone(),
             timeout: request.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
             source: RequestSource::File,
+            request_id: None,
         },
     );
     let answer = answer?;

@@ -7,6 +7,7 @@ pub mod error;
 pub mod filedrop;
 pub mod layouts;
 pub mod orchestrator;
+mod pair;
 pub mod permissions;
 mod prepare;
 pub mod project;

@@ -4,6 +4,7 @@ use crate::agent_state::StateReport;
 use crate::ids::{AgentId, CellRef, LayoutId, NodeId, RequestId, SessionId};
 use crate::orchestrator::{RequestOutcome, RequestRecord, RequestSource, Requester};
 use crate::terminal::{ExitInfo, SessionInfo};
+use crate::turn::TurnEvent;
 use serde::{Deserialize, Serialize};
 
 /// Something that happened in a project.
@@ -56,6 +57,17 @@ pub enum DomainEvent {
     /// A request to an agent was queued, started or ended (for a requests panel).
     #[serde(rename_all = "camelCase")]
     RequestChanged { request: RequestRecord },
+    /// Something a running request's turn reported (a message, a tool call, usage), in
+    /// order: `seq` counts from 0 per request. Long texts are cut
+    /// ([`crate::turn::TurnEvent::capped`]) and a turn publishes at most
+    /// [`crate::turn::MAX_PUBLISHED_EVENTS`]; the record's `answer` keeps the whole answer.
+    #[serde(rename_all = "camelCase")]
+    RequestEvent {
+        request_id: RequestId,
+        target: AgentId,
+        seq: u32,
+        event: TurnEvent,
+    },
     /// A request to an agent was processed, whatever its door and outcome.
     #[serde(rename_all = "camelCase")]
     OrchestratorRequestProcessed {

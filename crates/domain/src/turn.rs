@@ -3,8 +3,10 @@
 //! for a turn is `turn_invocation` (from the profile's `structured` mode); the process is run
 //! and its event stream read behind the `ports::TurnRunner` port (`infrastructure::turns`).
 
+mod capped;
 mod command;
 
+pub use capped::{MAX_EVENT_TEXT, MAX_PUBLISHED_EVENTS};
 pub use command::{
     TurnCli, TurnInputs, TurnInvocation, TurnSetupError, json_mode, turn_invocation,
 };

@@ -11,6 +11,7 @@ export function AgentPicker(props: {
   busy: boolean;
   onLaunch(agentId: string): void;
   onShell(): void;
+  onChat(agentId: string): void;
 }) {
   const { data, sessions, openNewAgent } = useWorkspace();
   const { leaf } = props;
@@ -42,6 +43,7 @@ export function AgentPicker(props: {
               elsewhere={live && live.cell?.nodeId !== leaf.id ? live : undefined}
               busy={props.busy}
               onLaunch={() => props.onLaunch(agent.agentId)}
+              onChat={data.profilesById.get(agent.profileId)?.structured ? () => props.onChat(agent.agentId) : undefined}
             />
           );
         })}

@@ -7,6 +7,7 @@ import { existingTerminal } from "../terminal/registry";
 import type { LeafNode } from "../types";
 import { AgentPicker } from "./AgentPicker";
 import { CellHeader } from "./CellHeader";
+import { ChatView } from "./ChatView";
 import { DropOverlay } from "./DropOverlay";
 import { ErrorNotice } from "./ErrorNotice";
 import { SearchBar } from "./SearchBar";
@@ -25,10 +26,16 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const body = useRef<HTMLDivElement>(null);
   const [picking, setPicking] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  const onLaunched = useCallback(() => setPicking(false), []);
+  // The agent this cell chats with (a JSON-mode session), kept in this cell's state only.
+  const [chatWith, setChatWith] = useState<string | null>(null);
+  const chatAgent = chatWith ? data.agentsById.get(chatWith) : undefined;
+  const onLaunched = useCallback(() => {
+    setPicking(false);
+    setChatWith(null);
+  }, []);
   const actions = useCellActions(layoutId, leaf, session, agentName, body, onLaunched);
   const drag = useCellDrag(layoutId, leaf.id, root, !only && !zoomed);
-  const showTerminal = session !== undefined && !picking;
+  const showTerminal = session !== undefined && !picking && !chatAgent;
   const sessionId = session?.sessionId;
 
   // Move keyboard focus here when asked (Alt+Arrow, "Go to cell", a new split).
@@ -87,13 +94,18 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         </div>
       )}
       <div className="cell-body" ref={body}>
-        {showTerminal && session ? (
+        {chatAgent ? (
+          <ChatView agent={chatAgent} onClose={() => setChatWith(null)} />
+        ) : showTerminal && session ? (
           <>
             <TerminalView sessionId={session.sessionId} running={session.status === "running"} />
             {searchOpen && <SearchBar sessionId={session.sessionId} onClose={() => setSearchOpen(false)} />}
           </>
         ) : (
-          <AgentPicker layoutId={layoutId} leaf={leaf} busy={actions.busy !== null} onLaunch={actions.launch} onShell={actions.openShell} />
+          <AgentPicker layoutId={layoutId} leaf={leaf} busy={actions.busy !== null} onLaunch={actions.launch} onShell={actions.openShell} onChat={(agentId) => {
+              setPicking(false);
+              setChatWith(agentId);
+            }} />
         )}
       </div>
       {drag.over && <DropOverlay zone={drag.over.zone} />}

@@ -13,6 +13,8 @@ export function PickerEntry(props: {
   elsewhere: SessionInfo | undefined;
   busy: boolean;
   onLaunch(): void;
+  /** Opens a chat with the agent here; only for a profile with a JSON mode. */
+  onChat?: () => void;
 }) {
   const { goToCell } = useWorkspace();
   const { agent, elsewhere } = props;
@@ -35,6 +37,11 @@ export function PickerEntry(props: {
         {props.assigned && <span className="picker-hint">last in this cell</span>}
         {elsewhere && <span className="picker-hint">running in another cell</span>}
       </button>
+      {props.onChat && (
+        <button type="button" className="small" data-testid="picker-chat" title={`Chat with ${agent.name} here (its JSON mode, no terminal)`} onClick={props.onChat}>
+          Chat
+        </button>
+      )}
       {elsewhere && (
         <button type="button" className="small" data-testid="picker-goto" onClick={() => elsewhere.cell && goToCell(elsewhere.cell.layoutId, elsewhere.cell.nodeId)}>
           Go to cell

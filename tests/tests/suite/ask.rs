@@ -23,6 +23,7 @@ fn ask(
             message: message.into(),
             timeout,
             source: RequestSource::Ui,
+            request_id: None,
         },
     )
 }

@@ -1,7 +1,7 @@
 //! Ask: one party sends an agent a message and waits for its answer, one JSON-mode turn of
 //! the agent's CLI (the flow is in ARCHITECTURE.md, "Flow: one agent asking another").
 
-use super::registry::Waited;
+use super::registry::{Enqueued, Waited};
 use super::turn::{Turn, run_turn};
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
@@ -30,6 +30,9 @@ pub struct Ask {
     pub timeout: Option<Duration>,
     /// The door it came through (for the event).
     pub source: RequestSource,
+    /// The id the request gets, chosen by the caller so that it can cancel the request (or
+    /// follow its events) before the answer comes; a fresh one when `None`.
+    pub request_id: Option<RequestId>,
 }
 
 /// Ask: runs one turn of the target agent and returns its answer. Blocks for the whole turn
@@ -38,7 +41,7 @@ pub struct Ask {
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND` (the target, or a requester that is neither `"user"` nor an agent), `PROFILE_NOT_FOUND`, `NOT_ASKABLE`,
-/// `INVALID_PROFILE`, `AGENT_BUSY` (live in a cell, or the request would wait on itself),
+/// `INVALID_PROFILE`, `BAD_REQUEST` (a `request_id` already used), `AGENT_BUSY` (live in a cell, or the request would wait on itself),
 /// `TURN_TIMEOUT`, `CANCELLED`, `USAGE_LIMIT`, `TURN_FAILED`, `COMMAND_NOT_FOUND`,
 /// `SPAWN_FAILED`, store errors.
 pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
@@ -67,7 +70,9 @@ pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
             AppError::InvalidProfile(e.to_string())
         }
     })?;
-    let request_id = RequestId(deps.ids.new_uuid());
+    let request_id = ask
+        .request_id
+        .unwrap_or_else(|| RequestId(deps.ids.new_uuid()));
     let record = RequestRecord {
         request_id,
         requester,
@@ -81,7 +86,16 @@ pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
         answer: None,
         error: None,
     };
-    let queued = deps.requests.enqueue(record.clone());
+    let queued = match deps.requests.enqueue(record.clone()) {
+        Enqueued::Queued => true,
+        Enqueued::WaitsOnItself => false,
+        // Nothing recorded: the id is another request's.
+        Enqueued::IdTaken => {
+            return Err(AppError::BadRequest(format!(
+                "the request id {request_id} is already used"
+            )));
+        }
+    };
     let answer = if queued {
         deps.publish(DomainEvent::RequestChanged { request: record });
         answer_in_turn(deps, &ask, (requester, &target), request_id, &profile)

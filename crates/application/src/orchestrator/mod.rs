@@ -3,6 +3,7 @@
 //! parallel. The MCP server, the file-drop folder and the UI all come through [`ask`].
 
 mod ask;
+mod events;
 mod registry;
 mod turn;
 

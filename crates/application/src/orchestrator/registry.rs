@@ -69,6 +69,17 @@ pub(crate) enum Waited {
     TimedOut,
 }
 
+/// What [`RequestRegistry::enqueue`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Enqueued {
+    /// At the end of its target's line.
+    Queued,
+    /// Not added: the requester is the target or already waits on it.
+    WaitsOnItself,
+    /// Not added: a request with this id is known already.
+    IdTaken,
+}
+
 /// Every request of the open project. Cloning shares it.
 #[derive(Default, Clone)]
 pub struct RequestRegistry {
@@ -90,15 +101,17 @@ impl RequestRegistry {
         self.inner.1.notify_all();
     }
 
-    /// Adds a queued request at the end of its target's line; `false` (and nothing added)
-    /// when the requester is the target or already waits on it: the request would wait on
-    /// itself.
-    pub(crate) fn enqueue(&self, record: RequestRecord) -> bool {
+    /// Adds a queued request at the end of its target's line, unless it would wait on
+    /// itself or its id is taken (then nothing is added).
+    pub(crate) fn enqueue(&self, record: RequestRecord) -> Enqueued {
         let mut requests = self.lock();
+        if requests.record_mut(record.request_id).is_some() {
+            return Enqueued::IdTaken;
+        }
         if let Requester::Agent(requester) = record.requester
             && requests.waits_for(record.target, requester)
         {
-            return false;
+            return Enqueued::WaitsOnItself;
         }
         requests
             .lines
@@ -106,7 +119,7 @@ impl RequestRegistry {
             .or_default()
             .push_back(record.request_id);
         requests.records.push_back(record);
-        true
+        Enqueued::Queued
     }
 
     /// Records a request that ended before it was queued.

@@ -4,8 +4,8 @@
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
+use crate::pair::remember;
 use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
-use idea_domain::conversation::is_engine_session_id;
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
 };
@@ -14,6 +14,7 @@ use idea_domain::ports::TurnExit;
 use idea_domain::profile::AgentProfile;
 use idea_domain::turn::{TurnError, TurnInputs, TurnSetupError, json_mode, turn_invocation};
 use idea_domain::{Agent, ConversationId, Party, RequestId};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a killed turn may take to go.
@@ -100,7 +101,7 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         .turns
         .start(
             &invocation,
-            Box::new(move |event| tracing::debug!(%request, ?event, "turn event")),
+            super::events::publisher(Arc::clone(&deps.events), request, agent.agent_id),
         )
         .map_err(AppError::Spawn)?;
     deps.requests.set_turn(request, running.clone());
@@ -165,25 +166,4 @@ fn answer(
             Err(AppError::TurnFailed(error.to_string()))
         }
     }
-}
-
-/// Records (or forgets) the agent's conversation id for the pair, when it changed.
-fn remember(
-    deps: &Deps,
-    pair: ConversationId,
-    provider: &str,
-    agent: idea_domain::AgentId,
-    id: Option<&str>,
-) -> AppResult<()> {
-    if let Some(id) = id.filter(|id| !is_engine_session_id(id)) {
-        tracing::warn!(%agent, id, "not keeping a conversation id that is not plain");
-        return Ok(());
-    }
-    let _state = deps.lock_state();
-    let mut providers = deps.store.load_providers(pair)?;
-    if providers.engine_session(provider, agent) == id {
-        return Ok(());
-    }
-    providers.set_engine_session(provider, agent, id);
-    Ok(deps.store.save_providers(pair, &providers)?)
 }

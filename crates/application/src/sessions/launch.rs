@@ -5,6 +5,7 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
+use crate::pair::user_pair;
 use crate::prepare::{
     AgentStart, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
 };
@@ -15,7 +16,7 @@ use idea_domain::invocation::{
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
-use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, Party, SessionId};
+use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, SessionId};
 use std::collections::BTreeMap;
 
 /// Where and how to launch an agent.
@@ -139,13 +140,9 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     write_context_files(deps, &start, context.file.as_deref(), &orchestration)?;
     // The cell now shows this agent and remembers its conversation.
     let (conversation_id, engine_session_id) = match &plan {
-        SessionPlan::Resume(id) | SessionPlan::Assign(id) => (
-            Some(ConversationId::for_pair(
-                Party::User,
-                Party::Agent(agent_id),
-            )),
-            Some(id.clone()),
-        ),
+        SessionPlan::Resume(id) | SessionPlan::Assign(id) => {
+            (Some(user_pair(agent_id)), Some(id.clone()))
+        }
         SessionPlan::None => (
             leaf.conversation_id
                 .filter(|_| leaf.agent == Some(agent_id)),
@@ -166,7 +163,22 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
             watch: Some(super::state::detector(&profile)),
         },
     )?;
-    remember_on_cell(deps, cell, agent_id, (conversation_id, engine_session_id))?;
+    remember_on_cell(
+        deps,
+        cell,
+        agent_id,
+        (conversation_id, engine_session_id.clone()),
+    )?;
+    // The user's asks to the agent continue the cell's conversation (see `crate::pair`).
+    if let (Some(mode), Some(id)) = (&profile.structured, engine_session_id.as_deref()) {
+        crate::pair::remember(
+            deps,
+            user_pair(agent_id),
+            &mode.provider,
+            agent_id,
+            Some(id),
+        )?;
+    }
     Ok(info)
 }
 

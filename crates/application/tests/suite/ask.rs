@@ -9,7 +9,7 @@ use idea_application::{AppResult, ErrorKind};
 use idea_domain::orchestrator::{
     AskAnswer, RequestOutcome, RequestSource, RequestState, Requester,
 };
-use idea_domain::turn::TurnError;
+use idea_domain::turn::{MAX_PUBLISHED_EVENTS, TurnError, TurnEvent};
 use idea_domain::{Agent, ConversationId, DomainEvent, Party};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -23,6 +23,7 @@ fn ask_as(w: &World, requester: Requester, target: &str, message: &str) -> AppRe
             message: message.into(),
             timeout: None,
             source: RequestSource::Ui,
+            request_id: None,
         },
     )
 }
@@ -122,6 +123,7 @@ fn a_turn_that_runs_too_long_is_killed_and_times_out() {
             message: "slow".into(),
             timeout: Some(Duration::from_millis(100)),
             source: RequestSource::Mcp,
+            request_id: None,
         },
     )
     .unwrap_err();
@@ -197,6 +199,7 @@ fn an_agent_without_a_json_mode_or_that_does_not_exist_cannot_be_asked() {
             message: "hi".into(),
             timeout: None,
             source: RequestSource::Mcp,
+            request_id: None,
         },
     );
     assert_eq!(stranger.unwrap_err().code(), "AGENT_NOT_FOUND");
@@ -283,6 +286,7 @@ fn the_conversation_id_is_kept_per_pair_and_resumed() {
             message: "three".into(),
             timeout: None,
             source: RequestSource::Mcp,
+            request_id: None,
         },
     );
     by_name.unwrap();
@@ -362,4 +366,86 @@ fn the_list_keeps_the_last_finished_requests() {
     assert_eq!(list.len(), orchestrator::KEEP);
     assert_eq!(list[0].message, "m5");
     assert_eq!(list.last().unwrap().answer.as_deref(), Some("echo: m204"));
+}
+
+/// The `RequestEvent`s published so far, as `(request, seq, event)`.
+fn turn_events(w: &World) -> Vec<(idea_domain::RequestId, u32, TurnEvent)> {
+    w.events
+        .take()
+        .into_iter()
+        .filter_map(|e| match e {
+            DomainEvent::RequestEvent {
+                request_id,
+                seq,
+                event,
+                ..
+            } => Some((request_id, seq, event)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_turns_events_are_published_in_order_under_its_request() {
+    let w = world();
+    let ada = agent(&w, "Ada", "askable");
+    w.turns.chatter.store(2, Ordering::SeqCst);
+    let answer = ask(&w, &ada, "hello").unwrap();
+    let events = turn_events(&w);
+    assert!(events.iter().all(|(id, ..)| *id == answer.request_id));
+    assert_eq!(
+        events.iter().map(|(_, seq, _)| *seq).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    assert!(matches!(events[0].2, TurnEvent::Started { .. }));
+    assert_eq!(
+        events[1].2,
+        TurnEvent::Text {
+            text: "part 0".into(),
+            delta: false
+        }
+    );
+    let TurnEvent::Finished(outcome) = &events[3].2 else {
+        panic!("{events:?}")
+    };
+    assert_eq!(outcome.text, "echo: hello");
+}
+
+#[test]
+fn a_chatty_turn_publishes_a_bounded_number_of_events_and_its_last_word() {
+    let w = world();
+    let ada = agent(&w, "Ada", "askable");
+    let chatter = MAX_PUBLISHED_EVENTS as usize + 50;
+    w.turns.chatter.store(chatter, Ordering::SeqCst);
+    ask(&w, &ada, "talk").unwrap();
+    let events = turn_events(&w);
+    assert_eq!(events.len(), MAX_PUBLISHED_EVENTS as usize + 1);
+    let (_, seq, last) = events.last().unwrap();
+    assert!(matches!(last, TurnEvent::Finished(_)), "{last:?}");
+    // Started, every Text, then Finished: the ones left out still counted.
+    assert_eq!(*seq as usize, chatter + 1);
+}
+
+#[test]
+fn a_caller_chosen_request_id_names_the_request_and_is_used_once() {
+    let w = world();
+    agent(&w, "Ada", "askable");
+    let id = idea_domain::RequestId(uuid::Uuid::from_u128(0xabc));
+    let chosen = |message: &str| {
+        orchestrator::ask(
+            &w.deps,
+            Ask {
+                requester: "user".into(),
+                target: "Ada".into(),
+                message: message.into(),
+                timeout: None,
+                source: RequestSource::Ui,
+                request_id: Some(id),
+            },
+        )
+    };
+    assert_eq!(chosen("first").unwrap().request_id, id);
+    let error = chosen("again").unwrap_err();
+    assert_eq!(error.code(), "BAD_REQUEST");
+    assert_eq!(orchestrator::list(&w.deps).len(), 1, "nothing recorded");
 }

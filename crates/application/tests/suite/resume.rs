@@ -3,7 +3,9 @@
 
 use super::sessions::{agent, launch, two_cells};
 use crate::support::world;
+use idea_application::orchestrator::{self, Ask};
 use idea_application::sessions;
+use idea_domain::orchestrator::RequestSource;
 use idea_domain::profile::CliHome;
 
 #[test]
@@ -123,4 +125,94 @@ fn a_cli_that_was_never_set_up_says_what_it_needs_when_it_fails() {
         .filter_map(|s| s.exit)
         .collect();
     assert!(exits.iter().any(|e| e.code == 0 && e.hint.is_none()));
+}
+
+/// The user's asks to an agent and a cell showing it are one conversation (the pair
+/// user↔agent): a Codex cell resumes the thread the user's asks created, not the newest
+/// thread of its folder (which may be another agent's ask).
+#[test]
+fn a_codex_cell_continues_the_thread_of_the_users_asks() {
+    let w = world();
+    let cody = agent(&w, "Cody", "codex");
+    let lead = agent(&w, "Lead", "shell");
+    let user_ask = |message: &str| {
+        orchestrator::ask(
+            &w.deps,
+            Ask {
+                requester: "user".into(),
+                target: "Cody".into(),
+                message: message.into(),
+                timeout: None,
+                source: RequestSource::Ui,
+                request_id: None,
+            },
+        )
+    };
+    let first = user_ask("hello").unwrap();
+    let thread = first.engine_session_id.clone().unwrap();
+    let cwd = w.turns.ran()[0].invocation.cwd.clone();
+    w.cli.save_conversation(&cwd, &thread);
+    // Then Lead asks Cody: a newer thread in the same folder, Lead's.
+    let lead_ask = orchestrator::ask(
+        &w.deps,
+        Ask {
+            requester: lead.agent_id.to_string(),
+            target: "Cody".into(),
+            message: "review".into(),
+            timeout: None,
+            source: RequestSource::Mcp,
+            request_id: None,
+        },
+    )
+    .unwrap();
+    let other = lead_ask.engine_session_id.unwrap();
+    assert_ne!(other, thread);
+    w.cli.save_conversation(&cwd, &other);
+
+    // A cell that never showed Cody.
+    let (layout, cell, _) = two_cells(&w);
+    let info = launch(&w, &cody, layout, cell).unwrap();
+    assert_eq!(
+        w.terminals.spawned.lock().unwrap()[0].args,
+        ["resume", thread.as_str()]
+    );
+    assert_eq!(info.engine_session_id.as_deref(), Some(thread.as_str()));
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    // And the next ask goes on with the same thread.
+    user_ask("again").unwrap();
+    let second = w.turns.ran()[2].invocation.args.clone();
+    assert!(
+        second.windows(2).any(|w| w == ["resume", thread.as_str()]),
+        "{second:?}"
+    );
+}
+
+/// The other way round: the id a cell's launch gave the CLI is the one the user's next ask
+/// continues.
+#[test]
+fn the_users_next_ask_continues_the_cells_conversation() {
+    let w = world();
+    let ada = agent(&w, "Ada", "askable");
+    let (layout, cell, _) = two_cells(&w);
+    let info = launch(&w, &ada, layout, cell).unwrap();
+    let id = info.engine_session_id.unwrap();
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    let answer = orchestrator::ask(
+        &w.deps,
+        Ask {
+            requester: "user".into(),
+            target: "Ada".into(),
+            message: "and now?".into(),
+            timeout: None,
+            source: RequestSource::Ui,
+            request_id: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(answer.engine_session_id.as_deref(), Some(id.as_str()));
+    let args = &w.turns.ran()[0].invocation.args;
+    assert!(
+        args.windows(2).any(|w| w == ["--resume", id.as_str()]),
+        "{args:?}"
+    );
 }

@@ -149,7 +149,8 @@ impl ProjectStore for MemoryStore {
 /// conversations); `tracked` (the same, whose saved conversations [`FakeCliHomes`] reports);
 /// `minting` (mints its own ids, resumable, found by folder like Codex); `askable` (like
 /// `fake`, with a JSON mode shaped like Claude's) and `askable-minting` (a JSON mode that
-/// mints its ids, like Codex's).
+/// mints its ids, like Codex's); `codex` (`minting` with `askable-minting`'s JSON mode: a
+/// cell and turns of the same CLI).
 pub struct StaticCatalog;
 
 impl ProfileCatalog for StaticCatalog {
@@ -161,6 +162,7 @@ impl ProfileCatalog for StaticCatalog {
             "minting",
             "askable",
             "askable-minting",
+            "codex",
         ]
         .into_iter()
         .map(|id| AgentProfile {
@@ -182,7 +184,7 @@ impl ProfileCatalog for StaticCatalog {
                     assign_args: Some(vec!["--session-id".into(), "{id}".into()]),
                     resume_args: vec!["--resume".into(), "{id}".into()],
                 }),
-                "minting" => Some(idea_domain::SessionStrategy {
+                "minting" | "codex" => Some(idea_domain::SessionStrategy {
                     assign_args: None,
                     resume_args: vec!["resume".into(), "{id}".into()],
                 }),
@@ -193,7 +195,7 @@ impl ProfileCatalog for StaticCatalog {
             via_shell: false,
             home: match id {
                 "tracked" => Some(CliHome::ClaudeCode),
-                "minting" => Some(CliHome::Codex),
+                "minting" | "codex" => Some(CliHome::Codex),
                 _ => None,
             },
             seed_files: vec![],

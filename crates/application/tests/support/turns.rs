@@ -6,8 +6,8 @@
 use idea_domain::ports::{RunningTurn, TurnEventSink, TurnExit, TurnRunner};
 use idea_domain::profile::StructuredMode;
 use idea_domain::terminal::{ExitInfo, PtyError};
-use idea_domain::turn::{TurnError, TurnInvocation, TurnOutcome};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use idea_domain::turn::{TurnError, TurnEvent, TurnInvocation, TurnOutcome};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ pub fn structured(profile: &str) -> Option<StructuredMode> {
             args: strings(&["-p", "--session-id", "{id}", "--", "{prompt}"]),
             resume_args: strings(&["-p", "--resume", "{id}", "--", "{prompt}"]),
         }),
-        "askable-minting" => Some(StructuredMode {
+        "askable-minting" | "codex" => Some(StructuredMode {
             provider: "codex".into(),
             args: strings(&["exec", "--", "{prompt}"]),
             resume_args: strings(&["exec", "resume", "{id}", "--", "{prompt}"]),
@@ -47,6 +47,9 @@ pub struct FakeTurns {
     pub hang: AtomicBool,
     /// Turns end with this error.
     pub fail: Mutex<Option<TurnError>>,
+    /// How many `Text` events a turn reports (each `"part <i>"`), between its `Started`
+    /// and its `Finished`, all as it starts.
+    pub chatter: AtomicUsize,
     threads: AtomicU64,
 }
 
@@ -78,7 +81,7 @@ impl TurnRunner for FakeTurns {
     fn start(
         &self,
         invocation: &TurnInvocation,
-        _on_event: TurnEventSink,
+        on_event: TurnEventSink,
     ) -> Result<Arc<dyn RunningTurn>, PtyError> {
         let args = &invocation.args;
         let message = args.last().cloned().unwrap_or_default();
@@ -99,6 +102,17 @@ impl TurnRunner for FakeTurns {
                 ..TurnOutcome::default()
             },
         };
+        on_event(TurnEvent::Started {
+            session_id: outcome.engine_session_id.clone().unwrap_or_default(),
+            model: None,
+        });
+        for i in 0..self.chatter.load(Ordering::SeqCst) {
+            on_event(TurnEvent::Text {
+                text: format!("part {i}"),
+                delta: false,
+            });
+        }
+        on_event(TurnEvent::Finished(outcome.clone()));
         let started = Instant::now();
         let mut ran = self.ran.lock().unwrap();
         ran.push(Ran {
