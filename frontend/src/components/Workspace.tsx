@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError, errorAction } from "../api";
-import { useCellFocus } from "../hooks/useCellFocus";
+import { lastFocusedCell, useCellFocus } from "../hooks/useCellFocus";
 import { useConnection } from "../hooks/useConnection";
 import { useLayouts } from "../hooks/useLayouts";
 import { useProjectData } from "../hooks/useProjectData";
@@ -85,6 +85,16 @@ export function Workspace() {
   }, [layouts.layouts, sessions.byCell]);
 
   useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom);
+
+  // After a reload the focus goes back to the cell that last had it, if the shown layout has it.
+  const focusRestored = useRef(false);
+  const { requestFocus } = focus;
+  useEffect(() => {
+    if (focusRestored.current || !active || !sessions.loaded) return;
+    focusRestored.current = true;
+    const last = lastFocusedCell();
+    if (last && findLeaf(active.tree, last)) requestFocus(last);
+  }, [active, sessions.loaded, requestFocus]);
 
   const openNewAgent = useCallback(() => {
     setSidePanelOpen(true);
