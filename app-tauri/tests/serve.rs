@@ -152,6 +152,7 @@ fn the_frontend_is_compressed_and_its_hashed_assets_cached_for_good() {
     let script = page
         .body
         .split('"')
+        .filter_map(|part| part.strip_prefix('.'))
         .find(|part| part.starts_with("/assets/") && part.ends_with(".js"));
 
     let gzip = get(port, "/", &[("Accept-Encoding", "gzip")]);

@@ -63,7 +63,7 @@ export function CellHeader(props: Props) {
   const title = session ? (session.agentId ? (agent?.name ?? "unknown agent") : "shell") : "";
   const running = session?.status === "running";
   const actions = headerActions(props, running);
-  const { header, status: statusRef, visible, measure } = useHeaderFit(actions);
+  const { header, status: statusRef, visible, measure } = useHeaderFit(actions, agent !== undefined);
   const hidden = actions.filter((action) => !visible.has(action.id));
 
   return (
@@ -196,7 +196,7 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
  * Keeps the header's actions to what fits beside the title and the full status: watches the
  * header's width, remembers each button's width once shown, and says which stay visible.
  */
-function useHeaderFit(actions: readonly HeaderAction[]) {
+function useHeaderFit(actions: readonly HeaderAction[], badge: boolean) {
   const header = useRef<HTMLDivElement>(null);
   const status = useRef<HTMLSpanElement>(null);
   const widths = useRef(new Map<string, number>());
@@ -224,8 +224,9 @@ function useHeaderFit(actions: readonly HeaderAction[]) {
     width: action.icon ? ICON_WIDTH + 2 : (widths.current.get(`${action.id}:${action.text ?? ""}`) ?? 18 + 7 * (action.text?.length ?? 6)) + 2,
     priority: action.priority * 100 + index,
   }));
-  // The drag area keeps the grip, the title's minimum, a badge's minimum and the whole status.
-  const reserved = 12 + 14 + 52 + 28 + statusWidth;
+  // The drag area keeps its padding, the grip, the title's minimum (`.cell-title`), a badge's
+  // minimum and the whole status.
+  const reserved = 12 + 16 + 36 + (badge ? 28 : 0) + statusWidth;
   const visible = width === 0 ? new Set(actions.map((a) => a.id)) : visibleActions(items, width - reserved, ICON_WIDTH + 2);
   return { header, status, visible, measure };
 }
