@@ -218,6 +218,38 @@ describe("cells at a glance", () => {
     assert.equal(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
   });
 
+  it("keeps text, hints included, at 4.5:1 or more against its background", async () => {
+    // The other cells are dimmed on purpose; the page's own text is measured with none dimmed.
+    await page.locator('[data-testid="agent-new"]').click();
+    await page.locator('[data-testid="agent-new"]').click();
+    const low = await page.evaluate(() => {
+      const lum = (c) => {
+        const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map((v) => {
+          const x = Number(v) / 255;
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const background = (e) => {
+        for (; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          if (c !== "transparent" && !/, 0\)$/.test(c)) return c;
+        }
+        return getComputedStyle(document.documentElement).backgroundColor;
+      };
+      const out = [];
+      for (const e of document.querySelectorAll("body *")) {
+        if (!e.offsetParent || e.closest(".xterm") || e.closest(":disabled") || e.closest(".layout.has-focus .cell:not(.focused)")) continue;
+        if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const [a, b] = [lum(getComputedStyle(e).color), lum(background(e))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) out.push(`${ratio.toFixed(2)}:1 ${e.className} "${e.textContent.trim().slice(0, 30)}"`);
+      }
+      return out;
+    });
+    assert.deepEqual(low, []);
+  });
+
   it("names every icon button", async () => {
     const unnamed = await page.$$eval("button", (buttons) =>
       buttons
@@ -225,6 +257,16 @@ describe("cells at a glance", () => {
         .map((b) => b.outerHTML.slice(0, 120)),
     );
     assert.deepEqual(unnamed, []);
+
+    // The side panel's row actions are reached by Tab and shown when focused.
+    const row = page.locator('[data-testid="agent-row"][data-agent-name="Writer"]');
+    await row.locator(".agent-name").focus();
+    await page.keyboard.press("Tab");
+    const edit = row.locator('[data-testid="agent-edit"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "agent-edit");
+    assert.equal(await edit.evaluate((e) => getComputedStyle(e).opacity), "1");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Delete Writer");
     assert.deepEqual(pageErrors, []);
   });
 });
