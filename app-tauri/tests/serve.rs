@@ -117,7 +117,11 @@ fn http_needs_a_local_origin_and_the_shell_no_token() {
         "{}",
         page.head
     );
-    assert!(page.head.contains("cache-control: no-store"));
+    assert!(
+        page.head.contains("cache-control: no-cache"),
+        "{}",
+        page.head
+    );
     assert!(!page.head.contains("set-cookie"), "{}", page.head);
     assert!(page.body.to_ascii_lowercase().contains("<!doctype html>"));
 
@@ -140,6 +144,51 @@ fn http_needs_a_local_origin_and_the_shell_no_token() {
     );
     assert_eq!(evil.status, 403);
     assert!(evil.head.contains("content-type: text/plain"));
+}
+
+#[test]
+fn the_frontend_is_compressed_and_its_hashed_assets_cached_for_good() {
+    let served = serve();
+    let port = served.port;
+    let page = get(port, "/", &[]);
+    assert!(!page.head.contains("content-encoding"), "{}", page.head);
+    // The built page names its hashed script; the placeholder of an unbuilt frontend has none.
+    let script = page
+        .body
+        .split('"')
+        .filter_map(|part| part.strip_prefix('.'))
+        .find(|part| part.starts_with("/assets/") && part.ends_with(".js"));
+
+    let gzip = get(port, "/", &[("Accept-Encoding", "gzip")]);
+    assert_eq!(gzip.status, 200);
+    assert!(
+        gzip.head.contains("content-encoding: gzip"),
+        "{}",
+        gzip.head
+    );
+    assert!(gzip.head.contains("vary: accept-encoding"), "{}", gzip.head);
+    assert!(
+        gzip.head.contains("cache-control: no-cache"),
+        "{}",
+        gzip.head
+    );
+
+    if let Some(script) = script {
+        let asset = get(port, script, &[("Accept-Encoding", "br, gzip")]);
+        assert_eq!(asset.status, 200);
+        assert!(
+            asset.head.contains("content-encoding: br"),
+            "{}",
+            asset.head
+        );
+        assert!(
+            asset
+                .head
+                .contains("cache-control: public, max-age=31536000, immutable"),
+            "{}",
+            asset.head
+        );
+    }
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<AsyncTcpStream>>;

@@ -1,6 +1,6 @@
 // The rest of the workspace, end to end: layout tabs (terminal content survives switching),
 // resize by the gutter (persisted), Alt+Arrow focus, zoom, stop/restart, the side panel's
-// persona editor and refused delete, search, copy and paste (with xterm's DOM renderer). One
+// persona editor and "Stop and delete" offered, search, copy and paste (with xterm's DOM renderer). One
 // server and page, in order.
 
 import assert from "node:assert/strict";
@@ -198,15 +198,14 @@ describe("workspace", () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it("refuses to delete a running agent, and edits its persona with an explicit save", async () => {
+  it("offers to stop a running agent before deleting it, and edits its persona with an explicit save", async () => {
     const row = page.locator(`[data-testid="agent-row"][data-agent-name="${AGENT}"]`);
     await row.hover();
     await row.locator('[data-testid="agent-delete"]').click();
-    await page.locator('[data-testid="confirm-ok"]').click();
-    const error = page.locator('[data-testid="panel-error"]');
-    await error.waitFor();
-    assert.match(await error.textContent(), /running: stop it first/);
+    assert.equal(await page.locator('[data-testid="confirm-ok"]').textContent(), "Stop and delete");
+    await page.locator('[data-testid="confirm-cancel"]').click();
     assert.equal(await row.count(), 1, "the agent is still listed");
+    assert.equal(await row.getAttribute("data-running"), "true", "and still running");
 
     await row.locator('[data-testid="agent-edit"]').click();
     const text = page.locator('[data-testid="persona-text"]');

@@ -55,15 +55,25 @@ pub(super) async fn serve(method: Method, uri: Uri) -> Response {
         Cow::Borrowed(bytes) => Bytes::from_static(bytes),
         Cow::Owned(bytes) => Bytes::from(bytes),
     };
-    let mut response = ([(CONTENT_TYPE, content_type(path))], Body::from(body)).into_response();
-    if path == "index.html" {
-        // The page names the hashed asset files of this build: never serve a stale one.
-        response.headers_mut().insert(
-            CACHE_CONTROL,
-            axum::http::HeaderValue::from_static("no-store"),
-        );
+    (
+        [
+            (CONTENT_TYPE, content_type(path)),
+            (CACHE_CONTROL, cache_control(path)),
+        ],
+        Body::from(body),
+    )
+        .into_response()
+}
+
+/// How long a browser may keep a file. Vite names each built asset after a hash of its
+/// content, so `assets/…` never changes under its name; the page names this build's assets
+/// and anything else may change with the next build, so those are checked every time.
+fn cache_control(path: &str) -> &'static str {
+    if path.starts_with("assets/") {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
     }
-    response
 }
 
 #[cfg(test)]
@@ -81,6 +91,16 @@ mod tests {
         assert_eq!(content_type("assets/app.css"), "text/css; charset=utf-8");
         assert_eq!(content_type("logo.svg"), "image/svg+xml");
         assert_eq!(content_type("LICENSE"), "application/octet-stream");
+    }
+
+    #[test]
+    fn hashed_assets_are_immutable_and_the_page_is_revalidated() {
+        assert_eq!(
+            cache_control("assets/index-DY6fjTzt.js"),
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(cache_control("index.html"), "no-cache");
+        assert_eq!(cache_control("favicon.svg"), "no-cache");
     }
 
     #[test]

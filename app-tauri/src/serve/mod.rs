@@ -146,9 +146,13 @@ fn router(shared: Arc<Shared>) -> IntoMakeServiceWithConnectInfo<Router, limits:
     let api = Router::new()
         .route("/ws", get(upgrade))
         .route_layer(from_fn_with_state(Arc::clone(&shared), auth::require_token));
+    // Only the frontend's files are compressed: the WebSocket's upgrade has no body.
+    let frontend = Router::new()
+        .fallback(assets::serve)
+        .layer(tower_http::compression::CompressionLayer::new());
     Router::new()
         .merge(api)
-        .fallback(assets::serve)
+        .fallback_service(frontend)
         .layer(from_fn_with_state(Arc::clone(&shared), auth::guard))
         .layer(map_response_with_state(policy, headers::harden))
         .with_state(shared)

@@ -72,6 +72,53 @@ impl ExitInfo {
     pub fn failed(&self) -> bool {
         !self.stopped && self.code != 0
     }
+
+    /// How it ended, in a few words: `stopped`, `killed by SIGKILL`, `exited with code 3`.
+    pub fn summary(&self) -> String {
+        match (&self.signal, self.stopped) {
+            (_, true) => "stopped".to_owned(),
+            (Some(signal), false) => format!("killed by {signal}"),
+            (None, false) => format!("exited with code {}", self.code),
+        }
+    }
+
+    /// The line a terminal shows once its process has ended (after everything it printed, on
+    /// a line of its own, dimmed), e.g. `[process exited with code 3]`.
+    pub fn terminal_line(&self) -> String {
+        format!("\r\n\x1b[0;2m[process {}]\x1b[0m\r\n", self.summary())
+    }
+}
+
+#[cfg(test)]
+mod exit_tests {
+    use super::ExitInfo;
+
+    #[test]
+    fn a_stop_reads_stopped_whatever_signal_ended_it() {
+        let stop = ExitInfo {
+            code: 129,
+            signal: Some("SIGHUP".into()),
+            stopped: true,
+            hint: None,
+        };
+        assert_eq!(stop.summary(), "stopped");
+        assert!(!stop.failed());
+        let killed = ExitInfo {
+            stopped: false,
+            ..stop
+        };
+        assert_eq!(killed.summary(), "killed by SIGHUP");
+        let exited = ExitInfo {
+            code: 3,
+            ..ExitInfo::default()
+        };
+        assert_eq!(exited.summary(), "exited with code 3");
+        assert!(
+            exited
+                .terminal_line()
+                .contains("[process exited with code 3]")
+        );
+    }
 }
 
 /// Why a terminal operation failed.

@@ -83,8 +83,18 @@ impl Screen {
         attachment.id
     }
 
-    fn text(&self) -> String {
+    /// Everything shown, the terminal's closing line (`[process …]`) included.
+    fn all_text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// What the program printed: everything but the closing line IdeA adds after its exit.
+    fn text(&self) -> String {
+        let mut text = self.all_text();
+        if let Some(at) = text.rfind("\r\n\x1b[0;2m[process ") {
+            text.truncate(at);
+        }
+        text
     }
 
     fn wait_for(&self, needle: &str) {
@@ -149,7 +159,7 @@ fn the_exit_is_reported_after_the_last_output() {
     let on_exit: ExitHandler = {
         let screen = screen.clone();
         let seen_at_exit = Arc::clone(&seen_at_exit);
-        Box::new(move |_| *seen_at_exit.lock().unwrap() = screen.text())
+        Box::new(move |_| *seen_at_exit.lock().unwrap() = screen.all_text())
     };
     let (done, exits) = exit_channel();
     let on_exit: ExitHandler = Box::new(move |info| {
@@ -167,7 +177,13 @@ fn the_exit_is_reported_after_the_last_output() {
     session.write(b"\n").unwrap();
     wait_exit(&exits);
     let seen = seen_at_exit.lock().unwrap().clone();
-    assert!(seen.ends_with("the last words"), "{seen:?}");
+    // The closing line comes after the last output, before the exit is reported.
+    let closing = ExitInfo::default().terminal_line();
+    assert!(closing.contains("[process exited with code 0]"));
+    assert!(
+        seen.ends_with(&format!("the last words{closing}")),
+        "{seen:?}"
+    );
 }
 
 #[test]
@@ -598,7 +614,8 @@ fn without_clients_a_flood_only_fills_the_bounded_scrollback() {
     assert!(session.output_bytes() > 3_000_000);
     let replay = session.attach(Box::new(|_: &[u8]| {})).replay;
     assert_eq!(replay.len(), 64 * 1024);
-    assert!(replay.ends_with(b"y\r\nEND\r\n"));
+    let closing = ExitInfo::default().terminal_line();
+    assert!(replay.ends_with(format!("y\r\nEND\r\n{closing}").as_bytes()));
 }
 
 #[test]

@@ -27,6 +27,7 @@ export function AgentRow(props: {
         type="button"
         className={`run-dot${running ? " on" : ""}`}
         data-testid="agent-running"
+        aria-label={running ? `${agent.name} is running: go to its cell` : `${agent.name} is not running`}
         title={running ? "Running — go to its cell" : "Not running"}
         disabled={!running}
         onClick={() => running?.cell && goToCell(running.cell.layoutId, running.cell.nodeId)}
@@ -37,10 +38,10 @@ export function AgentRow(props: {
       <ProfileBadge profile={props.profile} profileId={agent.profileId} />
       <StateBadge session={running} testId="agent-state" />
       <span className="spacer" />
-      <button type="button" className="icon" data-testid="agent-edit" title="Edit persona" onClick={props.onEdit}>
+      <button type="button" className="icon" data-testid="agent-edit" aria-label={`Edit the persona of ${agent.name}`} title="Edit persona" onClick={props.onEdit}>
         <Icon name="edit" />
       </button>
-      <button type="button" className="icon danger" data-testid="agent-delete" title="Delete agent" onClick={props.onDelete}>
+      <button type="button" className="icon danger" data-testid="agent-delete" aria-label={`Delete ${agent.name}`} title="Delete agent" onClick={props.onDelete}>
         <Icon name="trash" />
       </button>
     </li>

@@ -43,7 +43,11 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
     if (!focusRequest || focusRequest.nodeId !== leaf.id || !claimFocus(leaf.id)) return;
     const handle = showTerminal && sessionId ? existingTerminal(sessionId) : undefined;
     if (handle) handle.focus();
-    else (root.current?.querySelector<HTMLElement>("[data-autofocus]") ?? root.current)?.focus();
+    else {
+      // An empty cell (a new split): its suggested entry, else its first one, so Enter starts it.
+      const picker = root.current?.querySelector<HTMLElement>("[data-autofocus]:not(:disabled)") ?? root.current?.querySelector<HTMLElement>(".picker-main:not(:disabled)");
+      (picker ?? root.current)?.focus();
+    }
   }, [focusRequest, leaf.id, claimFocus, showTerminal, sessionId]);
 
   // Ctrl+Shift+F inside the terminal opens this cell's search bar.
@@ -54,6 +58,30 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   }, [sessionId, showTerminal]);
 
   useEffect(() => setSearchOpen(false), [sessionId]);
+
+  // The title the program sets (OSC 0/2) shows in the header.
+  const [processTitle, setProcessTitle] = useState<string | null>(null);
+  useEffect(() => {
+    setProcessTitle(null);
+    if (!sessionId || !showTerminal) return;
+    return existingTerminal(sessionId)?.onTitle(setProcessTitle);
+  }, [sessionId, showTerminal]);
+
+  // Typing into an exited terminal offers a restart; Enter takes the offer, Escape dismisses it.
+  const [restartOffer, setRestartOffer] = useState(false);
+  const exited = session?.status === "exited";
+  const restartRef = useRef(actions.restart);
+  restartRef.current = actions.restart;
+  useEffect(() => {
+    setRestartOffer(false);
+    if (!sessionId || !showTerminal || !exited) return;
+    let offered = false;
+    return existingTerminal(sessionId)?.onInputWhileExited((data) => {
+      if (offered && data === "\r") void restartRef.current();
+      offered = data !== "\x1b" && !(offered && data === "\r");
+      setRestartOffer(offered);
+    });
+  }, [sessionId, showTerminal, exited]);
 
   return (
     <div
@@ -74,6 +102,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         profile={agent ? data.profilesById.get(agent.profileId) : undefined}
         busy={actions.busy}
         answering={answering ? partyName(answering.requester, data.agentsById) : null}
+        processTitle={processTitle}
         only={only}
         zoomed={zoomed}
         picking={picking}
@@ -99,6 +128,15 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         ) : showTerminal && session ? (
           <>
             <TerminalView sessionId={session.sessionId} running={session.status === "running"} />
+            {restartOffer && exited && (
+              <div className="restart-offer" data-testid="cell-restart-offer" role="alert">
+                {agentName === "shell" ? "The shell" : agentName} is not running.
+                <button type="button" className="small primary" data-testid="restart-offer-button" onClick={() => void actions.restart()}>
+                  Restart
+                </button>
+                <span className="hint">Enter restarts · Esc dismisses</span>
+              </div>
+            )}
             {searchOpen && <SearchBar sessionId={session.sessionId} onClose={() => setSearchOpen(false)} />}
           </>
         ) : (

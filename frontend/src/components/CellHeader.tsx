@@ -1,8 +1,11 @@
+import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { StateBadge } from "./StateBadge";
 import type { CellBusy } from "../hooks/useCellActions";
 import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
-import { Icon } from "./Icon";
+import { visibleActions } from "../state/headerFit";
+import { Icon, type IconName } from "./Icon";
+import { OverflowMenu, type MenuAction } from "./OverflowMenu";
 import { ProfileBadge } from "./ProfileBadge";
 
 interface Props {
@@ -12,6 +15,8 @@ interface Props {
   busy: CellBusy;
   /** Who this cell's agent is answering right now (a running ask), if anyone. */
   answering: string | null;
+  /** The title the program set (OSC 0/2), if any. */
+  processTitle: string | null;
   only: boolean;
   zoomed: boolean;
   picking: boolean;
@@ -38,15 +43,32 @@ function statusOf(session: SessionInfo | undefined, busy: CellBusy): { text: str
   return { text: `exited with code ${exit.code}`, kind: exit.code === 0 ? "exited" : "failed" };
 }
 
+/** One action of the header: a button there, or an item of the overflow menu. */
+interface HeaderAction extends MenuAction {
+  /** Drawn as this icon (with `label` as its accessible name), else as a text button. */
+  icon?: IconName;
+  text?: string;
+  title: string;
+  className?: string;
+  /** Lower numbers stay in the header longer when it is narrow. */
+  priority: number;
+}
+
+/** Width of an icon button (16 px icon, 4 px padding, 1 px border each side). */
+const ICON_WIDTH = 26;
+
 /** A cell's title bar: who runs there, its status, and the cell's actions. */
 export function CellHeader(props: Props) {
   const { session, agent, busy, drag } = props;
   const status = statusOf(session, busy);
   const title = session ? (session.agentId ? (agent?.name ?? "unknown agent") : "shell") : "";
   const running = session?.status === "running";
+  const actions = headerActions(props, running);
+  const { header, status: statusRef, visible, measure } = useHeaderFit(actions, agent !== undefined);
+  const hidden = actions.filter((action) => !visible.has(action.id));
 
   return (
-    <div className="cell-header" data-testid="cell-header">
+    <div className="cell-header" data-testid="cell-header" ref={header}>
       <div
         className={`cell-drag${drag.draggable ? " draggable" : ""}`}
         data-testid="cell-drag"
@@ -65,6 +87,11 @@ export function CellHeader(props: Props) {
             {title}
           </span>
         )}
+        {session && props.processTitle && (
+          <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
+            {props.processTitle}
+          </span>
+        )}
         {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
         {props.answering !== null && (
           <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
@@ -72,53 +99,136 @@ export function CellHeader(props: Props) {
           </span>
         )}
         <StateBadge session={session} />
-        <span className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind}>
+        <span ref={statusRef} className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind} role="status">
           {status.text}
         </span>
       </div>
-      {session && !props.picking && (
-        <button type="button" className={`icon${props.searchOpen ? " on" : ""}`} data-testid="cell-search" title="Find (Ctrl+Shift+F)" onClick={props.onSearch}>
-          <Icon name="search" />
-        </button>
-      )}
-      {session && !running && (
-        <button type="button" className="small" data-testid="cell-change" title="Start another agent or a shell here" onClick={props.onPick}>
-          {props.picking ? "Back" : "Change…"}
-        </button>
-      )}
-      {session &&
-        (running ? (
-          <button type="button" className="icon" data-testid="cell-restart" disabled={busy !== null} title="Restart in this cell" onClick={props.onRestart}>
-            <Icon name="restart" />
-          </button>
-        ) : (
-          <button type="button" className="small primary" data-testid="cell-restart" disabled={busy !== null} title="Start it again in this cell" onClick={props.onRestart}>
-            Restart
+      {actions
+        .filter((action) => visible.has(action.id))
+        .map((action) => (
+          <button
+            key={action.id}
+            ref={(element) => measure(action.id, element)}
+            type="button"
+            className={action.className ?? (action.icon ? "icon" : "small")}
+            data-testid={action.id}
+            disabled={action.disabled}
+            aria-label={action.icon ? action.label : undefined}
+            title={action.title}
+            onClick={action.run}
+          >
+            {action.icon ? <Icon name={action.icon} /> : action.text}
           </button>
         ))}
-      {running && (
-        <button type="button" className="icon" data-testid="cell-stop" disabled={busy !== null} title="Stop the process" onClick={props.onStop}>
-          <Icon name="stop" />
-        </button>
-      )}
-      <button type="button" className="icon" data-testid="cell-split-h" title="Split: new cell on the right" onClick={() => props.onSplit("horizontal")}>
-        <Icon name="splitRight" />
-      </button>
-      <button type="button" className="icon" data-testid="cell-split-v" title="Split: new cell below" onClick={() => props.onSplit("vertical")}>
-        <Icon name="splitDown" />
-      </button>
-      <button
-        type="button"
-        className={`icon${props.zoomed ? " on" : ""}`}
-        data-testid="cell-zoom"
-        title={props.zoomed ? "Restore the layout (Ctrl+Shift+Enter)" : "Zoom this cell (Ctrl+Shift+Enter)"}
-        onClick={props.onZoom}
-      >
-        <Icon name={props.zoomed ? "unzoom" : "zoom"} />
-      </button>
-      <button type="button" className="icon" data-testid="cell-close" title={props.only ? "The last cell cannot be closed" : "Close the cell"} disabled={props.only} onClick={props.onClose}>
-        <Icon name="close" />
-      </button>
+      {hidden.length > 0 && <OverflowMenu actions={hidden} />}
     </div>
   );
+}
+
+/** The header's actions for this cell, in the order they are shown. */
+function headerActions(props: Props, running: boolean): HeaderAction[] {
+  const { session, busy } = props;
+  const actions: HeaderAction[] = [];
+  if (session && !props.picking) {
+    actions.push({
+      id: "cell-search",
+      icon: "search",
+      label: "Find in the terminal",
+      title: "Find (Ctrl+Shift+F)",
+      className: `icon${props.searchOpen ? " on" : ""}`,
+      priority: 5,
+      run: props.onSearch,
+    });
+  }
+  if (session && !running) {
+    actions.push({
+      id: "cell-change",
+      text: props.picking ? "Back" : "Change…",
+      label: props.picking ? "Back to the terminal" : "Start another agent or a shell here",
+      title: "Start another agent or a shell here",
+      priority: 4,
+      run: props.onPick,
+    });
+  }
+  if (session) {
+    actions.push(
+      running
+        ? { id: "cell-restart", icon: "restart", label: "Restart", title: "Restart in this cell", disabled: busy !== null, priority: 3, run: props.onRestart }
+        : {
+            id: "cell-restart",
+            text: "Restart",
+            label: "Restart",
+            title: "Start it again in this cell",
+            className: "small primary",
+            disabled: busy !== null,
+            priority: 0,
+            run: props.onRestart,
+          },
+    );
+  }
+  if (running) {
+    actions.push({ id: "cell-stop", icon: "stop", label: "Stop", title: "Stop the process", disabled: busy !== null, priority: 1, run: props.onStop });
+  }
+  actions.push(
+    { id: "cell-split-h", icon: "splitRight", label: "Split right", title: "Split: new cell on the right", priority: 6, run: () => props.onSplit("horizontal") },
+    { id: "cell-split-v", icon: "splitDown", label: "Split down", title: "Split: new cell below", priority: 7, run: () => props.onSplit("vertical") },
+    {
+      id: "cell-zoom",
+      icon: props.zoomed ? "unzoom" : "zoom",
+      label: props.zoomed ? "Restore the layout" : "Zoom this cell",
+      title: props.zoomed ? "Restore the layout (Ctrl+Shift+Enter)" : "Zoom this cell (Ctrl+Shift+Enter)",
+      className: `icon${props.zoomed ? " on" : ""}`,
+      priority: 8,
+      run: props.onZoom,
+    },
+    {
+      id: "cell-close",
+      icon: "close",
+      label: "Close the cell",
+      title: props.only ? "The last cell cannot be closed" : "Close the cell",
+      disabled: props.only,
+      priority: 2,
+      run: props.onClose,
+    },
+  );
+  return actions;
+}
+
+/**
+ * Keeps the header's actions to what fits beside the title and the full status: watches the
+ * header's width, remembers each button's width once shown, and says which stay visible.
+ */
+function useHeaderFit(actions: readonly HeaderAction[], badge: boolean) {
+  const header = useRef<HTMLDivElement>(null);
+  const status = useRef<HTMLSpanElement>(null);
+  const widths = useRef(new Map<string, number>());
+  const [width, setWidth] = useState(0);
+  const [statusWidth, setStatusWidth] = useState(0);
+
+  useLayoutEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => {
+      setWidth(element.clientWidth);
+      setStatusWidth(status.current?.offsetWidth ?? 0);
+    });
+    observer.observe(element);
+    if (status.current) observer.observe(status.current);
+    return () => observer.disconnect();
+  }, []);
+
+  const measure = useCallback((id: string, element: HTMLButtonElement | null) => {
+    if (element && element.offsetWidth > 0) widths.current.set(`${id}:${element.textContent ?? ""}`, element.offsetWidth);
+  }, []);
+
+  const items = actions.map((action, index) => ({
+    id: action.id,
+    width: action.icon ? ICON_WIDTH + 2 : (widths.current.get(`${action.id}:${action.text ?? ""}`) ?? 18 + 7 * (action.text?.length ?? 6)) + 2,
+    priority: action.priority * 100 + index,
+  }));
+  // The drag area keeps its padding, the grip, the title's minimum (`.cell-title`), a badge's
+  // minimum and the whole status.
+  const reserved = 12 + 16 + 36 + (badge ? 28 : 0) + statusWidth;
+  const visible = width === 0 ? new Set(actions.map((a) => a.id)) : visibleActions(items, width - reserved, ICON_WIDTH + 2);
+  return { header, status, visible, measure };
 }

@@ -10,6 +10,7 @@ const PATHS = {
   edit: "M10.5 2.5l3 3l-8 8h-3v-3z M9 4l3 3",
   trash: "M3 4.5h10 M6.5 4.5v-2h3v2 M4.5 4.5l.7 9h5.6l.7-9 M7 7v4.5 M9 7v4.5",
   menu: "M2.5 4h11 M2.5 8h11 M2.5 12h11",
+  more: "M3.5 8h.01 M8 8h.01 M12.5 8h.01",
   restart: "M13 8a5 5 0 1 1-1.6-3.7 M11.8 1.8v2.7h-2.7",
   stop: "M4.5 4.5h7v7h-7z",
   up: "M4 10l4-4l4 4",

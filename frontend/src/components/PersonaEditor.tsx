@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { request } from "../api";
 import { useDomainEvent } from "../hooks/useDomainEvent";
 import { useConfirm } from "../state/confirm";
@@ -18,6 +18,9 @@ export function PersonaEditor({ agent, onDirtyChange, onClose }: { agent: Agent;
   const [savedAt, setSavedAt] = useState<number | null>(null);
   const [theirs, setTheirs] = useState<string | null>(null);
   const dirty = baseline !== null && text !== baseline;
+  // The text of our own save in flight or last done: its `agentContextUpdated` event can
+  // arrive before the save's answer, while `baseline` is still the text before it.
+  const ownSave = useRef<string | null>(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -48,7 +51,7 @@ export function PersonaEditor({ agent, onDirtyChange, onClose }: { agent: Agent;
     if (event.type !== "agentContextUpdated" || event.agentId !== agent.agentId) return;
     request("readAgentContext", { agentId: agent.agentId })
       .then((content) => {
-        if (content === baseline) return; // our own save, or no change
+        if (content === baseline || content === ownSave.current) return; // our own save, or no change
         if (dirty) setTheirs(content);
         else {
           setBaseline(content);
@@ -63,6 +66,7 @@ export function PersonaEditor({ agent, onDirtyChange, onClose }: { agent: Agent;
     setSaving(true);
     setError(null);
     const content = text;
+    ownSave.current = content;
     try {
       await request("updateAgentContext", { agentId: agent.agentId, content });
       setBaseline(content);
@@ -92,7 +96,7 @@ export function PersonaEditor({ agent, onDirtyChange, onClose }: { agent: Agent;
         )}
         {!dirty && savedAt && <span className="muted">saved</span>}
         <span className="spacer" />
-        <button type="button" className="icon" title="Close the editor" onClick={onClose}>
+        <button type="button" className="icon" aria-label="Close the persona editor" title="Close the editor" onClick={onClose}>
           ×
         </button>
       </div>

@@ -77,16 +77,16 @@ export function SearchBar({ sessionId, onClose }: { sessionId: string; onClose()
       <span className="search-count" data-testid="search-count">
         {results && query ? (results.count === 0 ? "no match" : `${results.index + 1}/${results.count}`) : ""}
       </span>
-      <button type="button" className={`icon${caseSensitive ? " on" : ""}`} title="Match case" onClick={() => setCaseSensitive((c) => !c)}>
+      <button type="button" className={`icon${caseSensitive ? " on" : ""}`} aria-label="Match case" aria-pressed={caseSensitive} title="Match case" onClick={() => setCaseSensitive((c) => !c)}>
         Aa
       </button>
-      <button type="button" className="icon" title="Previous (Shift+Enter)" onClick={() => find(true)}>
+      <button type="button" className="icon" aria-label="Previous match" title="Previous (Shift+Enter)" onClick={() => find(true)}>
         <Icon name="up" />
       </button>
-      <button type="button" className="icon" title="Next (Enter)" onClick={() => find(false)}>
+      <button type="button" className="icon" aria-label="Next match" title="Next (Enter)" onClick={() => find(false)}>
         <Icon name="down" />
       </button>
-      <button type="button" className="icon" title="Close (Esc)" onClick={close}>
+      <button type="button" className="icon" aria-label="Close the search" title="Close (Esc)" onClick={close}>
         <Icon name="close" />
       </button>
     </div>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { request } from "../api";
+import { onEvent, request } from "../api";
 import { useConfirm } from "../state/confirm";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
@@ -85,14 +85,21 @@ function AgentsPanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boo
 
   const remove = async (agent: Agent) => {
     setError(null);
-    const ok = await confirm({
-      title: `Delete the agent ${agent.name}?`,
-      message: `It is removed from the project; its persona file (.ideai/${agent.mdPath}) is kept.`,
-      confirmLabel: "Delete agent",
-      danger: true,
-    });
+    const live = sessions.runningByAgent.get(agent.agentId);
+    const kept = `its persona file (.ideai/${agent.mdPath}) is kept.`;
+    const ok = await confirm(
+      live
+        ? {
+            title: `Stop and delete the agent ${agent.name}?`,
+            message: `${agent.name} is running: it is stopped, then removed from the project; ${kept}`,
+            confirmLabel: "Stop and delete",
+            danger: true,
+          }
+        : { title: `Delete the agent ${agent.name}?`, message: `It is removed from the project; ${kept}`, confirmLabel: "Delete agent", danger: true },
+    );
     if (!ok) return;
     try {
+      if (live) await stopAndWait(live.sessionId);
       await request("deleteAgent", { agentId: agent.agentId });
       if (editing === agent.agentId) {
         setEditing(null);
@@ -149,4 +156,21 @@ function AgentsPanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boo
       )}
     </div>
   );
+}
+
+/** Stops a session and resolves once it has exited (or after 10 s, when delete will say why). */
+async function stopAndWait(sessionId: string): Promise<void> {
+  const exited = new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 10_000);
+    const unsubscribe = onEvent((event) => {
+      if (event.type === "sessionExited" && event.sessionId === sessionId) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
+  });
+  await request("stopSession", { sessionId });
+  await exited;
 }

@@ -30,6 +30,7 @@ export function TopBar(props: {
         type="button"
         className="icon"
         data-testid="toggle-side-panel"
+        aria-label="Agents panel"
         aria-pressed={props.sidePanelOpen}
         title={props.sidePanelOpen ? "Hide the agents panel" : "Show the agents panel"}
         onClick={props.onToggleSidePanel}

@@ -3,7 +3,7 @@ import { useAttention } from "../hooks/useAttention";
 import { NotifyOptIn } from "./NotifyOptIn";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError, errorAction } from "../api";
-import { useCellFocus } from "../hooks/useCellFocus";
+import { lastFocusedCell, useCellFocus } from "../hooks/useCellFocus";
 import { useConnection } from "../hooks/useConnection";
 import { useLayouts } from "../hooks/useLayouts";
 import { useProjectData } from "../hooks/useProjectData";
@@ -102,6 +102,16 @@ export function Workspace() {
   const cellsOfActive = useCallback(() => cellsInOrder(layouts.layouts, layouts.layouts?.active), [layouts.layouts]);
   const openPalette = useCallback(() => setPaletteOpen(true), []);
   useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom, cellsOfActive, openPalette);
+
+  // After a reload the focus goes back to the cell that last had it, if the shown layout has it.
+  const focusRestored = useRef(false);
+  const { requestFocus } = focus;
+  useEffect(() => {
+    if (focusRestored.current || !active || !sessions.loaded) return;
+    focusRestored.current = true;
+    const last = lastFocusedCell();
+    if (last && findLeaf(active.tree, last)) requestFocus(last);
+  }, [active, sessions.loaded, requestFocus]);
 
   const openNewAgent = useCallback(() => {
     setSidePanelOpen(true);

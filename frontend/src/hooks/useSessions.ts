@@ -7,6 +7,8 @@ import { useDomainEvent } from "./useDomainEvent";
 export interface SessionsState {
   /** Each cell's session (live or exited), by cell id. */
   byCell: Map<string, SessionInfo>;
+  /** The first `listSessions` has answered. */
+  loaded: boolean;
   /** Each agent's running session, by agent id (shown in a cell or not). */
   runningByAgent: Map<string, SessionInfo>;
   /** Every session known, by session id. */
@@ -19,11 +21,13 @@ export interface SessionsState {
 /** Every session of the project, from `listSessions` and session events, by session id. */
 export function useSessions(epoch: number): SessionsState {
   const [byId, setById] = useState<Map<string, SessionInfo>>(new Map());
+  const [loaded, setLoaded] = useState(false);
 
   const refresh = useCoalescedRefresh(async () => {
     try {
       const sessions = await request("listSessions");
       setById(new Map(sessions.map((s) => [s.sessionId, s])));
+      setLoaded(true);
     } catch {
       // kept as is; the connection banner or the next refresh tells the rest
     }
@@ -95,7 +99,7 @@ export function useSessions(epoch: number): SessionsState {
     return map;
   }, [byId]);
 
-  return { all: byId, byCell, runningByAgent, upsert, refresh };
+  return { all: byId, byCell, loaded, runningByAgent, upsert, refresh };
 }
 
 function sameCell(a: SessionInfo, b: SessionInfo): boolean {

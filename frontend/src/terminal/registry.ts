@@ -25,6 +25,10 @@ export class TerminalHandle {
   private readonly host: HTMLDivElement;
   private readonly attachment: TerminalAttachment;
   private readonly searchListeners = new Set<() => void>();
+  private readonly titleListeners = new Set<(title: string | null) => void>();
+  private readonly exitedInputListeners = new Set<(data: string) => void>();
+  /** The title the program set with OSC 0 or 2 (empty resets it). */
+  private processTitle: string | null = null;
   private opened = false;
   private webgl: WebglAddon | null = null;
   private pendingAck = 0;
@@ -55,6 +59,12 @@ export class TerminalHandle {
 
     this.term.onData((data) => {
       if (this.running) sendInput(sessionId, data);
+      // Typing into an exited terminal is not dropped silently: the cell offers a restart.
+      else for (const listener of [...this.exitedInputListeners]) listener(data);
+    });
+    this.term.onTitleChange((title) => {
+      this.processTitle = title.trim() === "" ? null : title;
+      for (const listener of [...this.titleListeners]) listener(this.processTitle);
     });
     this.term.onBinary((data) => {
       if (!this.running) return;
@@ -119,6 +129,19 @@ export class TerminalHandle {
   onSearchRequest(listener: () => void): () => void {
     this.searchListeners.add(listener);
     return () => this.searchListeners.delete(listener);
+  }
+
+  /** Calls `listener` with the program's title now and whenever it sets another. */
+  onTitle(listener: (title: string | null) => void): () => void {
+    this.titleListeners.add(listener);
+    listener(this.processTitle);
+    return () => this.titleListeners.delete(listener);
+  }
+
+  /** Calls `listener` with what the user types while the process is not running. */
+  onInputWhileExited(listener: (data: string) => void): () => void {
+    this.exitedInputListeners.add(listener);
+    return () => this.exitedInputListeners.delete(listener);
   }
 
   /** The visible text and scrollback, one string per line (tests and "copy all"). */

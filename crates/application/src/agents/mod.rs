@@ -134,7 +134,9 @@ pub fn update_context(deps: &Deps, id: AgentId, content: &str) -> AppResult<()> 
 pub fn delete(deps: &Deps, id: AgentId) -> AppResult<Agent> {
     // Live in a cell, or answering a request.
     if deps.sessions.live_of_agent(id).is_some() || deps.requests.is_answering(id) {
-        return Err(AppError::AgentRunning(id.to_string()));
+        // Named as the user knows it: the id means nothing to them.
+        let name = get(deps, id).map_or_else(|_| id.to_string(), |agent| agent.name.to_string());
+        return Err(AppError::AgentRunning(name));
     }
     let _guard = deps.lock_state();
     let mut manifest = deps.store.load_manifest()?;

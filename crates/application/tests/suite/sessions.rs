@@ -118,11 +118,10 @@ fn one_live_session_per_agent() {
         ErrorKind::AgentAlreadyRunning { node_id, .. } if node_id == left
     ));
     assert_eq!(w.terminals.spawned.lock().unwrap().len(), 1);
-    // Deleting a live agent is refused.
-    assert_eq!(
-        agents::delete(&w.deps, ada.agent_id).unwrap_err().code(),
-        "AGENT_RUNNING"
-    );
+    // Deleting a live agent is refused, naming it (never by its id).
+    let refused = agents::delete(&w.deps, ada.agent_id).unwrap_err();
+    assert_eq!(refused.code(), "AGENT_RUNNING");
+    assert_eq!(refused.to_string(), "Ada is running: stop it first");
 }
 
 #[test]

@@ -184,6 +184,8 @@ fn run_pump(shared: &Shared, pump: &Pump, on_exit: ExitHandler) {
             hint: None,
         });
     shared.input.output_drained();
+    // After the last byte of output: every client, and every later replay, shows how it ended.
+    shared.output.publish(info.terminal_line().as_bytes());
     on_exit(info);
 }
 
