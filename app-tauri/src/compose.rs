@@ -53,6 +53,18 @@ pub fn cli_homes() -> FsCliHomes {
 }
 
 /// The user's folders as the agent CLIs locate them.
+/// What agents' sandbox plans are compiled from: this process's environment, and IdeA's own
+/// folder as the secret no agent reads (tokens, profiles, logs).
+pub fn sandbox_host() -> idea_infrastructure::sandbox::FsSandboxHost {
+    idea_infrastructure::sandbox::FsSandboxHost::new(idea_domain::ports::SandboxEnvironment {
+        cli: cli_state_env(),
+        tmpdir: std::env::var_os("TMPDIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+        secrets: vec![user_dir()],
+    })
+}
+
 pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {
     let var = |name: &str| {
         std::env::var_os(name)
@@ -169,6 +181,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
             ..ProcessTurnRunner::default()
         }),
         permissions: Arc::new(permission_files(path.as_path())),
+        sandbox: Arc::new(sandbox_host()),
         login_shell: login_shell(),
         mcp_bridge: mcp_bridge(),
     }));

@@ -5,18 +5,13 @@
 use super::{Failure, print_json};
 use idea_domain::profile::AgentProfile;
 use idea_domain::sandbox::{SandboxInputs, SandboxPlan, cli_state, compile_plan, temp_dirs};
-use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi};
+use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi, required_abi};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Exit status when the plan cannot be enforced (the command was not started); 126 and 127
 /// keep their usual meaning (found but not runnable, not found), as with `env`.
 pub const ENFORCEMENT_FAILED: u8 = 125;
-
-/// Raises the Landlock ABI the helper requires (never lowers it below [`REQUIRED_ABI`]): the
-/// kernel tests set it above this kernel's ABI to check that an enforcement failure starts
-/// nothing.
-pub const REQUIRE_ABI_ENV: &str = "IDEA_SANDBOX_REQUIRE_ABI";
 
 #[derive(Debug, clap::Args)]
 pub struct SandboxArgs {
@@ -140,13 +135,6 @@ fn enforce_and_exec(plan: &SandboxPlan, command: &[OsString]) -> Failure {
 #[cfg(not(target_os = "linux"))]
 fn enforce_and_exec(_plan: &SandboxPlan, command: &[OsString]) -> Failure {
     not_started(command, "the sandbox needs Linux (Landlock)")
-}
-
-fn required_abi() -> u8 {
-    std::env::var(REQUIRE_ABI_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u8>().ok())
-        .map_or(REQUIRED_ABI, |v| v.max(REQUIRED_ABI))
 }
 
 fn read_plan(file: &Path) -> Result<SandboxPlan, Failure> {

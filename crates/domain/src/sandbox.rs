@@ -6,10 +6,12 @@
 //! rights, so "everything but X" is spelled as the siblings of every folder on the way to X).
 //! See `docs/sandbox.md`.
 
+mod advisory;
 mod agent;
 mod layout;
 mod state;
 
+pub use advisory::sandboxed_cli_args;
 pub use agent::{
     AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, ResolvedDenial,
     SandboxSummary, agent_plan, ideai_denied, literal_path,
@@ -142,6 +144,6 @@ fn normalised(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod agent_tests;
+#[cfg(test)]
+mod tests;

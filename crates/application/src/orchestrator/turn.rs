@@ -4,7 +4,9 @@
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
+use crate::prepare::{
+    AgentStart, hand_mcp_server, sandbox_plan, trust_handed_folders, write_context_files,
+};
 use idea_domain::conversation::is_engine_session_id;
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
@@ -12,6 +14,7 @@ use idea_domain::invocation::{
 use idea_domain::orchestrator::{AskAnswer, Requester};
 use idea_domain::ports::TurnExit;
 use idea_domain::profile::AgentProfile;
+use idea_domain::sandbox::sandboxed_cli_args;
 use idea_domain::turn::{TurnError, TurnInputs, TurnSetupError, json_mode, turn_invocation};
 use idea_domain::{Agent, ConversationId, Party, RequestId};
 use std::time::Duration;
@@ -79,6 +82,11 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         session: &plan,
     })
     .map_err(setup_error)?;
+    invocation.sandbox = sandbox_plan(deps, &start)?;
+    invocation.args.splice(
+        0..0,
+        sandboxed_cli_args(profile, invocation.sandbox.is_some()),
+    );
     // The asked agent can ask others in turn: IdeA's MCP server, its options before a
     // subcommand such as Codex's `exec`.
     let (mcp, orchestration) = hand_mcp_server(deps, &start)?;

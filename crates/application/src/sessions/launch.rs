@@ -5,12 +5,15 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
+use crate::prepare::{
+    AgentStart, hand_mcp_server, sandbox_plan, trust_handed_folders, write_context_files,
+};
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
+use idea_domain::sandbox::{SandboxSummary, sandboxed_cli_args};
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
 use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, Party, SessionId};
 use std::collections::BTreeMap;
@@ -125,6 +128,11 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         size,
     };
     let (mut spec, context) = prepare_invocation(&invocation);
+    // The kernel sandbox from the permission rules (none without rules), and what the CLI's
+    // own settings need under it.
+    spec.sandbox = sandbox_plan(deps, &start)?;
+    spec.args
+        .splice(0..0, sandboxed_cli_args(&profile, spec.sandbox.is_some()));
     // IdeA's MCP server in the CLI's own configuration (its options before all others).
     let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
     spec.args.splice(0..0, mcp.args);
@@ -309,6 +317,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         exit: None,
         conversation_id,
         engine_session_id,
+        sandbox: spec.sandbox.as_ref().map(SandboxSummary::of),
     };
     deps.sessions
         .insert(Entry::new(info.clone(), terminal.clone(), resumed));

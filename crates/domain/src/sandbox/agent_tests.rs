@@ -27,7 +27,9 @@ fn inputs() -> AgentSandboxInputs {
         run_dir: p("/w/proj/.ideai/run/a"),
         requests_dir: p("/w/proj/.ideai/requests/alice"),
         listing: IdeaiListing {
-            top: ["project.json", "run", "requests", "memory"].map(String::from).to_vec(),
+            top: ["project.json", "run", "requests", "memory"]
+                .map(String::from)
+                .to_vec(),
             run: ["a", "b"].map(String::from).to_vec(),
             requests: ["alice", "bob"].map(String::from).to_vec(),
         },
@@ -131,5 +133,37 @@ fn the_summary_leaves_out_devices_and_repeats_nothing() {
     assert!(summary.write_roots.contains(&p("/w/proj")));
     assert_eq!(summary.read_denied, vec![p("/h/.ideai"), p("/w/proj/.env")]);
     assert!(!summary.write_denied.contains(&p("/w/proj/.env")));
-    assert!(summary.write_denied.contains(&p("/w/proj/.ideai/permissions.json")));
+    assert!(
+        summary
+            .write_denied
+            .contains(&p("/w/proj/.ideai/permissions.json"))
+    );
+}
+
+#[test]
+fn codex_gets_full_access_only_under_ideas_sandbox() {
+    use crate::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate, ProfileId};
+    let profile = |home| AgentProfile {
+        id: ProfileId::new("p"),
+        name: "P".into(),
+        command: "codex".into(),
+        args: vec![],
+        cwd_template: CwdTemplate::AgentRunDir,
+        env: Default::default(),
+        context_injection: ContextInjection::None,
+        session: None,
+        mcp: None,
+        structured: None,
+        via_shell: false,
+        home,
+        seed_files: vec![],
+        version_args: vec![],
+    };
+    let codex = profile(Some(CliHome::Codex));
+    assert_eq!(
+        sandboxed_cli_args(&codex, true),
+        ["-c", r#"sandbox_mode="danger-full-access""#]
+    );
+    assert!(sandboxed_cli_args(&codex, false).is_empty());
+    assert!(sandboxed_cli_args(&profile(Some(CliHome::ClaudeCode)), true).is_empty());
 }
