@@ -10,6 +10,7 @@ pub mod orchestrator;
 pub mod permissions;
 mod prepare;
 pub mod project;
+pub mod sandbox;
 pub mod sessions;
 
 pub use deps::{Deps, Ports};

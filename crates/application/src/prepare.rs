@@ -6,15 +6,10 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::Agent;
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
-use idea_domain::filedrop::{REQUESTS_DIR, file_drop_guide, requester_folder};
+use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
 use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
-use idea_domain::ports::SandboxSetupError;
 use idea_domain::profile::AgentProfile;
-use idea_domain::sandbox::{
-    AgentSandboxInputs, IdeaiListing, ResolvedDenial, SandboxPlan, agent_plan, cli_state,
-    literal_path, temp_dirs,
-};
 use std::path::Path;
 
 /// Memory recall budget in the convention file, in tokens.
@@ -120,59 +115,4 @@ pub(crate) fn write_context_files(
         handoff: None,
     });
     Ok(deps.store.write_generated(file, &text)?)
-}
-
-/// The kernel sandbox of an agent's CLI, from the effective permission rules (the user's file
-/// and the project's): `None` when there is no rule at all (the agent runs natively, "not
-/// sandboxed"). Its CLI's state folders and its file-drop folder are made first: once
-/// sandboxed, the CLI could not make them.
-///
-/// # Errors
-/// `SANDBOX_FAILED`: a rule's glob that cannot be expanded, a folder that cannot be made. The
-/// agent must not start with a denial dropped.
-pub(crate) fn sandbox_plan(deps: &Deps, start: &AgentStart<'_>) -> AppResult<Option<SandboxPlan>> {
-    let rules = crate::permissions::load(deps);
-    if !rules.has_rules() {
-        return Ok(None);
-    }
-    let env = deps.sandbox.environment();
-    let state = cli_state(start.profile, &env.cli);
-    let ideai = start.project_root.join(".ideai");
-    let requests_dir = ideai.join(REQUESTS_DIR).join(requester_folder(start.agent));
-    let mut denials = Vec::new();
-    for denied in rules.denied_paths() {
-        let paths = match (literal_path(&denied), &denied.glob) {
-            (Some(path), _) => vec![path],
-            (None, Some(glob)) => deps.sandbox.expand(&denied.base, glob).map_err(|e| {
-                SandboxSetupError(format!(
-                    "{} ({}): {e}",
-                    denied.rule,
-                    denied.source.display()
-                ))
-            })?,
-            (None, None) => continue,
-        };
-        denials.push(ResolvedDenial {
-            access: denied.access,
-            paths,
-        });
-    }
-    let inputs = AgentSandboxInputs {
-        project_root: start.project_root.to_path_buf(),
-        run_dir: start.run_dir.to_path_buf(),
-        requests_dir: requests_dir.clone(),
-        listing: IdeaiListing {
-            top: deps.sandbox.list(&ideai),
-            run: deps.sandbox.list(&ideai.join("run")),
-            requests: deps.sandbox.list(&ideai.join(REQUESTS_DIR)),
-        },
-        temp_dirs: temp_dirs(env.tmpdir.as_deref()),
-        state: state.clone(),
-        secrets: env.secrets,
-        denials,
-    };
-    let mut dirs = state.dirs;
-    dirs.push(requests_dir);
-    deps.sandbox.make_dirs(start.project_root, &dirs)?;
-    Ok(Some(agent_plan(&inputs)))
 }

@@ -4,9 +4,7 @@
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{
-    AgentStart, hand_mcp_server, sandbox_plan, trust_handed_folders, write_context_files,
-};
+use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
 use idea_domain::conversation::is_engine_session_id;
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
@@ -82,7 +80,7 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         session: &plan,
     })
     .map_err(setup_error)?;
-    invocation.sandbox = sandbox_plan(deps, &start)?;
+    invocation.sandbox = crate::sandbox::for_start(deps, &start)?;
     invocation.args.splice(
         0..0,
         sandboxed_cli_args(profile, invocation.sandbox.is_some()),

@@ -5,9 +5,7 @@ use super::plan::plan_for_cell;
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::prepare::{
-    AgentStart, hand_mcp_server, sandbox_plan, trust_handed_folders, write_context_files,
-};
+use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
 use idea_domain::invocation::{
     InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
 };
@@ -130,7 +128,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let (mut spec, context) = prepare_invocation(&invocation);
     // The kernel sandbox from the permission rules (none without rules), and what the CLI's
     // own settings need under it.
-    spec.sandbox = sandbox_plan(deps, &start)?;
+    spec.sandbox = crate::sandbox::for_start(deps, &start)?;
     spec.args
         .splice(0..0, sandboxed_cli_args(&profile, spec.sandbox.is_some()));
     // IdeA's MCP server in the CLI's own configuration (its options before all others).
