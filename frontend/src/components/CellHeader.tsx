@@ -3,6 +3,7 @@ import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
 import { Icon } from "./Icon";
 import { ProfileBadge } from "./ProfileBadge";
+import { SandboxBadge } from "./SandboxBadge";
 
 interface Props {
   session: SessionInfo | undefined;
@@ -65,6 +66,7 @@ export function CellHeader(props: Props) {
           </span>
         )}
         {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+        {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
         {props.answering !== null && (
           <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
             answering {props.answering === "You" ? "you" : props.answering}

@@ -3,6 +3,7 @@ import type { AgentId } from "./AgentId";
 import type { CellRef } from "./CellRef";
 import type { ConversationId } from "./ConversationId";
 import type { ExitInfo } from "./ExitInfo";
+import type { SandboxSummary } from "./SandboxSummary";
 import type { SessionId } from "./SessionId";
 import type { SessionStatus } from "./SessionStatus";
 
@@ -18,4 +19,8 @@ agentId: AgentId | null,
  * Where it is shown; `None` for a session no cell shows (its cell was closed while it
  * ran). An ask's JSON-mode turn is not a session (see `orchestrator::RequestRecord`).
  */
-cell: CellRef | null, pid: number | null, status: SessionStatus, exit: ExitInfo | null, conversationId: ConversationId | null, engineSessionId: string | null, };
+cell: CellRef | null, pid: number | null, status: SessionStatus, exit: ExitInfo | null, conversationId: ConversationId | null, engineSessionId: string | null, 
+/**
+ * The kernel sandbox it runs in; `None`: not sandboxed (no permission rules, or a shell).
+ */
+sandbox: SandboxSummary | null, };
