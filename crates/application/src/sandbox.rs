@@ -9,7 +9,9 @@ use crate::prepare::AgentStart;
 use idea_domain::filedrop::{REQUESTS_DIR, requester_folder};
 use idea_domain::invocation::agent_cwd;
 use idea_domain::permissions::PermissionSet;
+use idea_domain::permissions::claude::{CLAUDE_SETTINGS, claude_settings};
 use idea_domain::ports::SandboxSetupError;
+use idea_domain::profile::CliHome;
 use idea_domain::sandbox::{
     AgentSandboxInputs, IdeaiListing, ResolvedDenial, SandboxInputs, SandboxPlan, agent_plan,
     cli_state, compile_plan, literal_path, temp_dirs,
@@ -32,10 +34,26 @@ pub struct PlanFor {
 /// agent must not start with a denial dropped.
 pub(crate) fn for_start(deps: &Deps, start: &AgentStart<'_>) -> AppResult<Option<SandboxPlan>> {
     let rules = crate::permissions::load(deps);
+    advise_cli(deps, start, &rules)?;
     if !rules.has_rules() {
         return Ok(None);
     }
     compile(deps, &rules, start).map(Some)
+}
+
+/// The CLI's own permission settings, from the rules (advisory: the CLI asks or refuses by
+/// itself). Claude Code: `.claude/settings.local.json` in its working folder, seeded (a file
+/// the user edited is kept), written also without rules so that no stale rule outlives its
+/// removal. Codex gets its sandbox mode on the command line ([`sandboxed_cli_args`]).
+///
+/// [`sandboxed_cli_args`]: idea_domain::sandbox::sandboxed_cli_args
+fn advise_cli(deps: &Deps, start: &AgentStart<'_>, rules: &PermissionSet) -> AppResult<()> {
+    if start.profile.home == Some(CliHome::ClaudeCode) && start.cwd.starts_with(start.run_dir) {
+        let path = start.cwd.join(CLAUDE_SETTINGS);
+        deps.store
+            .seed_file(start.agent.agent_id, &path, &claude_settings(rules))?;
+    }
+    Ok(())
 }
 
 /// The plan a launch of `agent` (name or id) uses, for `idea sandbox --agent`; prepares its

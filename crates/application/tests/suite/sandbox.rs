@@ -54,6 +54,15 @@ fn with_rules_a_launch_carries_the_plan_and_tells_the_ui() {
             "{denied}"
         );
     }
+    // Claude Code's own settings, advisory, from the same rules (paths made absolute).
+    let generated = w.store.generated.lock().unwrap();
+    let settings = &generated[&run_dir.join(".claude/settings.local.json")];
+    let settings: serde_json::Value = serde_json::from_str(settings).unwrap();
+    assert_eq!(
+        settings["permissions"]["deny"],
+        serde_json::json!(["Read(//memory/.env)", "Edit(//memory/src/**/*.pem)"])
+    );
+    drop(generated);
     let summary = info.sandbox.unwrap();
     assert!(summary.write_roots.contains(&run_dir));
     assert!(!summary.write_roots.iter().any(|r| r.starts_with("/dev")));
