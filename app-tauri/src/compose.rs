@@ -53,15 +53,26 @@ pub fn cli_homes() -> FsCliHomes {
 }
 
 /// The user's folders as the agent CLIs locate them.
+/// `idea serve --token-file`'s file, once read: no sandboxed agent may read it.
+static TOKEN_FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Keeps `file` (the server's token file) out of every agent's sandbox from now on.
+pub fn hide_from_agents(file: &Path) {
+    let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let _ = TOKEN_FILE.set(file);
+}
+
 /// What agents' sandbox plans are compiled from: this process's environment, and IdeA's own
-/// folder as the secret no agent reads (tokens, profiles, logs).
+/// secrets no agent reads: its user folder (tokens, profiles, logs) and a token file.
 pub fn sandbox_host() -> idea_infrastructure::sandbox::FsSandboxHost {
     idea_infrastructure::sandbox::FsSandboxHost::new(idea_domain::ports::SandboxEnvironment {
         cli: cli_state_env(),
         tmpdir: std::env::var_os("TMPDIR")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
-        secrets: vec![user_dir()],
+        secrets: std::iter::once(user_dir())
+            .chain(TOKEN_FILE.get().cloned())
+            .collect(),
     })
 }
 
