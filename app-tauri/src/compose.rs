@@ -53,6 +53,29 @@ pub fn cli_homes() -> FsCliHomes {
 }
 
 /// The user's folders as the agent CLIs locate them.
+/// `idea serve --token-file`'s file, once read: no sandboxed agent may read it.
+static TOKEN_FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Keeps `file` (the server's token file) out of every agent's sandbox from now on.
+pub fn hide_from_agents(file: &Path) {
+    let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let _ = TOKEN_FILE.set(file);
+}
+
+/// What agents' sandbox plans are compiled from: this process's environment, and IdeA's own
+/// secrets no agent reads: its user folder (tokens, profiles, logs) and a token file.
+pub fn sandbox_host() -> idea_infrastructure::sandbox::FsSandboxHost {
+    idea_infrastructure::sandbox::FsSandboxHost::new(idea_domain::ports::SandboxEnvironment {
+        cli: cli_state_env(),
+        tmpdir: std::env::var_os("TMPDIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+        secrets: std::iter::once(user_dir())
+            .chain(TOKEN_FILE.get().cloned())
+            .collect(),
+    })
+}
+
 pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {
     let var = |name: &str| {
         std::env::var_os(name)
@@ -169,6 +192,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
             ..ProcessTurnRunner::default()
         }),
         permissions: Arc::new(permission_files(path.as_path())),
+        sandbox: Arc::new(sandbox_host()),
         login_shell: login_shell(),
         mcp_bridge: mcp_bridge(),
     }));

@@ -104,6 +104,8 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   COMMAND_NOT_FOUND: (e) =>
     `Could not start ${e.command}: it is not installed or not on PATH. (\`idea doctor\` lists the CLIs found.)`,
   SPAWN_FAILED: ({ message: m }) => `Could not start the process: ${m}`,
+  SANDBOX_FAILED: ({ message: m }) =>
+    `Not started: the permission rules call for a sandbox this machine cannot apply. ${m}`,
   PROJECT_OWNED: (e) =>
     `This project is open in another IdeA (process ${e.pid}${e.url ? `, ${e.url.split("?")[0]}` : ""}); use that one.`,
   BAD_REQUEST: ({ message: m }) => `IdeA refused the request: ${m}`,

@@ -144,3 +144,40 @@ fn codex_starts_clean_and_resumes() {
 fn gemini_cli_starts_clean_and_resumes() {
     launch_stop_relaunch_and_resume(GEMINI);
 }
+
+/// With a permissions file the CLI runs under IdeA's kernel sandbox, starts, and answers.
+fn sandboxed_exchange(cli: Cli) {
+    let rules = r#"{"permissions": {"deny": ["Read(./secret.txt)"]}}"#;
+    let mut rig = Rig::start_with(cli, Some(rules));
+    let marker = format!("CODEWORD-{}", cli.profile.to_uppercase());
+    let cell = rig.agent_in_first_cell("Scout", &marker);
+    let launched = rig.launch(&cell);
+    assert!(launched["sandbox"].is_object(), "not sandboxed: {launched}");
+    let id = launched["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&id);
+    rig.ask(
+        &id,
+        "sandboxed question delta-four",
+        &[&marker, "delta-four"],
+    );
+    rig.wait_screen(&id, "FAKE-MODEL-REPLY");
+    rig.stop(&id);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_runs_sandboxed() {
+    sandboxed_exchange(CLAUDE);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_runs_sandboxed() {
+    sandboxed_exchange(CODEX);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_runs_sandboxed() {
+    sandboxed_exchange(GEMINI);
+}

@@ -3,20 +3,14 @@
 //! through: apply the plan to this process with Landlock, then exec the command (no shell).
 
 use super::{Failure, print_json};
-use idea_domain::profile::AgentProfile;
-use idea_domain::sandbox::{SandboxInputs, SandboxPlan, cli_state, compile_plan, temp_dirs};
-use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi};
+use idea_domain::sandbox::SandboxPlan;
+use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi, required_abi};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Exit status when the plan cannot be enforced (the command was not started); 126 and 127
 /// keep their usual meaning (found but not runnable, not found), as with `env`.
 pub const ENFORCEMENT_FAILED: u8 = 125;
-
-/// Raises the Landlock ABI the helper requires (never lowers it below [`REQUIRED_ABI`]): the
-/// kernel tests set it above this kernel's ABI to check that an enforcement failure starts
-/// nothing.
-pub const REQUIRE_ABI_ENV: &str = "IDEA_SANDBOX_REQUIRE_ABI";
 
 #[derive(Debug, clap::Args)]
 pub struct SandboxArgs {
@@ -46,14 +40,20 @@ pub struct SandboxArgs {
 /// A project, agent or plan that cannot be read; on success with a command, it never returns
 /// (the command replaced this process).
 pub fn run(args: SandboxArgs) -> Result<(), Failure> {
-    let (plan, state_dirs) = match &args.plan {
-        Some(file) => (read_plan(file)?, vec![]),
+    let (plan, has_rules) = match &args.plan {
+        Some(file) => (read_plan(file)?, true),
         None => project_plan(&args.project, args.agent.as_deref())?,
     };
     if args.explain {
         return if args.json {
             print_json(&plan)
         } else {
+            if !has_rules {
+                println!(
+                    "No permission rules: this project's agents run natively (not sandboxed).\n\
+                     The plan they would get once a rule exists:"
+                );
+            }
             print!("{}", explain(&plan));
             Ok(())
         };
@@ -63,22 +63,7 @@ pub fn run(args: SandboxArgs) -> Result<(), Failure> {
             "nothing to run: idea sandbox [--project DIR] [--agent NAME] -- CMD ARGS…".into(),
         ));
     }
-    create_state_dirs(&state_dirs)?;
     Err(enforce_and_exec(&plan, &args.command))
-}
-
-/// The CLI's own state folders, made (private to the user) when missing: once sandboxed it
-/// could not make them, its home not being writable.
-fn create_state_dirs(dirs: &[PathBuf]) -> Result<(), Failure> {
-    use std::os::unix::fs::DirBuilderExt;
-    for dir in dirs.iter().filter(|d| !d.exists()) {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|e| Failure::User(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    Ok(())
 }
 
 /// `idea sandbox-exec [--plan FILE] -- CMD ARGS…`: the plan from `FILE`, else from
@@ -142,13 +127,6 @@ fn enforce_and_exec(_plan: &SandboxPlan, command: &[OsString]) -> Failure {
     not_started(command, "the sandbox needs Linux (Landlock)")
 }
 
-fn required_abi() -> u8 {
-    std::env::var(REQUIRE_ABI_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u8>().ok())
-        .map_or(REQUIRED_ABI, |v| v.max(REQUIRED_ABI))
-}
-
 fn read_plan(file: &Path) -> Result<SandboxPlan, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Failure::User(format!("cannot read the plan {}: {e}", file.display())))?;
@@ -163,67 +141,16 @@ fn parse_plan(json: &str, source: &str) -> Result<SandboxPlan, Failure> {
     Ok(plan)
 }
 
-/// The plan of `project` (and of `agent`'s CLI when given), as a launch would compute it,
-/// and the CLI's state folders.
-fn project_plan(
-    project: &Path,
-    agent: Option<&str>,
-) -> Result<(SandboxPlan, Vec<PathBuf>), Failure> {
-    let root = crate::compose::project_path(project)?;
-    let (run_dir, state) = match agent {
-        None => (None, Default::default()),
-        Some(agent) => {
-            let (run_dir, profile) = agent_facts(project, agent)?;
-            let state = cli_state(&profile, &crate::compose::cli_state_env());
-            (Some(run_dir), state)
-        }
-    };
-    let tmpdir = std::env::var_os("TMPDIR").map(PathBuf::from);
-    let denied = denied_paths(root.as_path());
-    let plan = compile_plan(&SandboxInputs {
-        project_root: root.as_path().to_path_buf(),
-        run_dir,
-        temp_dirs: temp_dirs(tmpdir.as_deref()),
-        state_paths: state.paths(),
-        deny_read: denied.read,
-        deny_write: denied.write,
-    });
-    Ok((plan, state.dirs))
-}
-
-/// Paths the permission rules deny, absolute.
-#[derive(Debug, Default)]
-struct DeniedPaths {
-    read: Vec<PathBuf>,
-    write: Vec<PathBuf>,
-}
-
-/// SEAM: the permission rule engine (`.ideai/permissions.json`, `~/.ideai/permissions.json`)
-/// compiles its deny rules into these paths. Until it is wired in, nothing is denied beyond
-/// what the plan does not grant.
-fn denied_paths(_project_root: &Path) -> DeniedPaths {
-    DeniedPaths::default()
-}
-
-/// The agent's run dir (not created) and its profile.
-fn agent_facts(project: &Path, agent: &str) -> Result<(PathBuf, AgentProfile), Failure> {
-    use idea_domain::ports::ProfileCatalog;
+/// The plan of `project` (and of `agent`'s CLI when given): the one a launch or a turn
+/// compiles from the permission rules (`idea_application::sandbox`), the agent's run dir and
+/// its CLI's state folders made as a launch makes them. Also whether the rules call for it.
+fn project_plan(project: &Path, agent: Option<&str>) -> Result<(SandboxPlan, bool), Failure> {
     let open = crate::compose::open_project(project)?;
-    let found = idea_application::agents::find(&open.deps, agent)?;
-    let profile = crate::compose::profile_catalog()
-        .get(&found.profile_id)
-        .ok_or_else(|| {
-            Failure::User(format!(
-                "agent {} uses profile {}, which does not exist",
-                found.name, found.profile_id
-            ))
-        })?;
-    let run_dir = open
-        .path
-        .ideai_dir()
-        .join("run")
-        .join(found.agent_id.to_string());
-    Ok((run_dir, profile))
+    let plan = match agent {
+        Some(agent) => idea_application::sandbox::plan_of_agent(&open.deps, agent)?,
+        None => idea_application::sandbox::plan_of_project(&open.deps)?,
+    };
+    Ok((plan.plan, plan.has_rules))
 }
 
 /// The plan in words.

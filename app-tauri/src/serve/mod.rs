@@ -244,6 +244,9 @@ pub fn run(
     token_file: Option<PathBuf>,
 ) -> Result<(), Failure> {
     let token = token::choose_token(token, token_file.as_deref()).map_err(Failure::User)?;
+    if let Some(file) = &token_file {
+        crate::compose::hide_from_agents(file);
+    }
     // Never logged (nor is the URL that carries it); masked should a dependency ever try.
     crate::logging::redact(&token);
     eprintln!(

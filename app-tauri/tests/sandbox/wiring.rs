@@ -96,7 +96,7 @@ fn a_pty_spec_whose_plan_cannot_be_enforced_starts_nothing() {
     // No helper configured: refused in the parent, no child at all.
     let err = pty_run(&host(None), &spec(&w, &touch, Some(w.plan()))).unwrap_err();
     assert!(
-        matches!(&err, PtyError::SpawnFailed { reason, .. } if reason.contains("refusing to run unsandboxed")),
+        matches!(&err, PtyError::Sandbox { reason, .. } if reason.contains("refusing to run unsandboxed")),
         "{err}"
     );
     // The helper cannot enforce it: it says why in the terminal and never execs.
@@ -111,7 +111,7 @@ fn a_pty_spec_whose_plan_cannot_be_enforced_starts_nothing() {
             assert!(text.contains("sh was not started"), "{text}");
         }
         // A kernel without Landlock ABI 6 is refused before any child.
-        Err(PtyError::SpawnFailed { reason, .. }) => assert!(reason.contains("cannot enforce")),
+        Err(PtyError::Sandbox { reason, .. }) => assert!(reason.contains("cannot enforce")),
         Err(other) => panic!("{other}"),
     }
     assert!(!marker.exists());
@@ -164,7 +164,7 @@ fn a_turn_with_a_plan_is_sandboxed_and_without_one_is_not() {
     // Without a helper, a turn with a plan is refused before anything starts.
     let refused =
         ProcessTurnRunner::default().start(&turn(&w, &script, Some(w.plan())), Box::new(|_| {}));
-    assert!(matches!(refused, Err(PtyError::SpawnFailed { .. })));
+    assert!(matches!(refused, Err(PtyError::Sandbox { .. })));
 }
 
 #[test]
@@ -173,9 +173,25 @@ fn idea_sandbox_runs_a_command_under_the_projects_plan_and_explains_it() {
         return;
     }
     let w = world();
+    let init = std::process::Command::new(IDEA)
+        .arg("init")
+        .current_dir(&w.project)
+        .env("IDEA_USER_DIR", w.root.join("user"))
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{}", stderr(&init));
     let outside = unique(&w.sibling);
-    let inside = w.project.join("made-by-idea-sandbox");
-    let script = format!("{}{}", try_write(&outside), try_write(&inside));
+    // IdeA's state is kept out, so the project root is a split folder: new files go in its
+    // folders (docs/sandbox.md).
+    std::fs::create_dir_all(w.project.join("src")).unwrap();
+    let inside = w.project.join("src/made-by-idea-sandbox");
+    let state = w.project.join(".ideai/permissions.json");
+    let script = format!(
+        "{}{}{}",
+        try_write(&outside),
+        try_write(&inside),
+        try_write(&state)
+    );
     let out = std::process::Command::new(IDEA)
         .args(["sandbox", "--project"])
         .arg(&w.project)
@@ -191,6 +207,10 @@ fn idea_sandbox_runs_a_command_under_the_projects_plan_and_explains_it() {
     );
     assert!(
         text.contains(&format!("WROTE {}", inside.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("DENIED {}", state.display())),
         "{text}"
     );
 

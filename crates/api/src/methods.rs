@@ -79,8 +79,8 @@ methods! {
     /// Starts (or resumes) an agent in a cell.
     LaunchAgent = "launchAgent" (LaunchAgentParams) -> SessionInfo,
         errors [AgentNotFound, AgentAlreadyRunning, AgentBusy, CellBusy, ProfileNotFound, InvalidProfile,
-                LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed, CorruptFile,
-                NewerSchema, IoError, UnsafePath] => h::launch_agent;
+                LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed, SandboxFailed,
+                CorruptFile, NewerSchema, IoError, UnsafePath] => h::launch_agent;
     /// Starts the user's shell in a cell.
     OpenShell = "openShell" (OpenShellParams) -> SessionInfo,
         errors [CellBusy, LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed,
@@ -90,7 +90,8 @@ methods! {
     /// Stops a session once its process has exited, then starts it again in the same place.
     RestartSession = "restartSession" (SessionSizeParams) -> SessionInfo,
         errors [SessionNotFound, AgentNotFound, ProfileNotFound, InvalidProfile, CommandNotFound,
-                SpawnFailed, Internal, CorruptFile, NewerSchema, IoError, UnsafePath] => h::restart_session;
+                SpawnFailed, SandboxFailed, Internal, CorruptFile, NewerSchema, IoError,
+                UnsafePath] => h::restart_session;
     /// Every session, live or exited.
     ListSessions = "listSessions" (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
     /// One of an agent CLI's hooks fired (sent by `idea hook`): its session's state follows.
@@ -107,7 +108,7 @@ methods! {
     AskAgent = "askAgent" (AskAgentParams) -> AskAnswer,
         errors [AgentNotFound, ProfileNotFound, NotAskable, InvalidProfile, AgentBusy,
                 TurnTimeout, Cancelled, UsageLimit, TurnFailed, CommandNotFound, SpawnFailed,
-                CorruptFile, NewerSchema, IoError, UnsafePath] => h::ask_agent;
+                SandboxFailed, CorruptFile, NewerSchema, IoError, UnsafePath] => h::ask_agent;
     /// The recent requests to agents (the last 200 finished, and every one in flight).
     ListRequests = "listRequests" (()) -> Vec<RequestRecord>, errors [] => h::list_requests;
     /// Cancels a request: a queued one leaves its line, a running turn is killed.

@@ -6,7 +6,7 @@ use idea_domain::DomainEvent;
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::{
     CliHomes, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
-    TurnRunner,
+    SandboxHost, TurnRunner,
 };
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,6 +24,8 @@ pub struct Ports {
     pub turns: Arc<dyn TurnRunner>,
     /// The user's and the project's permissions files.
     pub permissions: Arc<dyn PermissionFiles>,
+    /// What an agent's kernel sandbox is compiled from (folders, globs on disk, secrets).
+    pub sandbox: Arc<dyn SandboxHost>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
     /// How agents' CLIs start `idea mcp-server`; `None` where there is no `idea` executable

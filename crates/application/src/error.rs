@@ -45,6 +45,9 @@ pub enum AppError {
     SessionExited(String),
     #[error(transparent)]
     Spawn(#[from] PtyError),
+    /// The agent's sandbox could not be prepared (a rule's glob, a folder); it did not start.
+    #[error("cannot start the agent sandboxed: {0}")]
+    Sandbox(#[from] idea_domain::ports::SandboxSetupError),
     /// The agent cannot run a JSON-mode turn (no `structured` mode IdeA can read).
     #[error(transparent)]
     NotAskable(TurnSetupError),
@@ -136,6 +139,11 @@ pub enum ErrorKind {
     SpawnFailed {
         command: String,
     },
+    /// The permission rules call for a kernel sandbox that cannot be prepared or enforced
+    /// here: nothing was started. `reason` says why (the kernel's Landlock ABI, a rule's glob).
+    SandboxFailed {
+        reason: String,
+    },
     /// The project is open in another IdeA process, which alone may change it.
     ProjectOwned {
         pid: u32,
@@ -225,6 +233,12 @@ impl AppError {
             },
             Self::Spawn(PtyError::SpawnFailed { command, .. }) => K::SpawnFailed {
                 command: command.clone(),
+            },
+            Self::Spawn(PtyError::Sandbox { reason, .. }) => K::SandboxFailed {
+                reason: reason.clone(),
+            },
+            Self::Sandbox(e) => K::SandboxFailed {
+                reason: e.0.clone(),
             },
             Self::Spawn(_) => K::SpawnFailed {
                 command: String::new(),

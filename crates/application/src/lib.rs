@@ -11,6 +11,7 @@ mod pair;
 pub mod permissions;
 mod prepare;
 pub mod project;
+pub mod sandbox;
 pub mod sessions;
 
 pub use deps::{Deps, Ports};

@@ -217,6 +217,45 @@ pub trait PermissionFiles: Send + Sync {
     fn home(&self) -> Option<PathBuf>;
 }
 
+/// What an agent's sandbox needs from the machine before a plan can be compiled and enforced:
+/// where things are, the files a glob names now, the folders the CLI must find already made.
+pub trait SandboxHost: Send + Sync {
+    /// Where the CLIs keep their state, the temp dir, IdeA's own secrets.
+    fn environment(&self) -> SandboxEnvironment;
+    /// The paths under `base` (absolute) that `glob` (relative to it, `*` within one folder,
+    /// `**` across folders) matches now; links are not followed, a matched folder is not
+    /// entered.
+    ///
+    /// # Errors
+    /// An invalid glob, or too many entries to look through (the agent must not start with
+    /// a denial silently dropped).
+    fn expand(&self, base: &Path, glob: &str) -> Result<Vec<PathBuf>, SandboxSetupError>;
+    /// The entry names of `dir` (empty when it cannot be read or does not exist).
+    fn list(&self, dir: &Path) -> Vec<String>;
+    /// Makes the folders that do not exist yet, private to the user; those inside
+    /// `project_root` without following a link.
+    ///
+    /// # Errors
+    /// A folder that cannot be made.
+    fn make_dirs(&self, project_root: &Path, dirs: &[PathBuf]) -> Result<(), SandboxSetupError>;
+}
+
+/// See [`SandboxHost::environment`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxEnvironment {
+    pub cli: crate::sandbox::CliStateEnv,
+    /// `$TMPDIR`, when set.
+    pub tmpdir: Option<PathBuf>,
+    /// Never readable by an agent: the user's IdeA folder (tokens, profiles, logs), a token
+    /// file.
+    pub secrets: Vec<PathBuf>,
+}
+
+/// Why an agent's sandbox could not be prepared: it does not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SandboxSetupError(pub String);
+
 /// Receives every domain event (the UI's event stream, logs, tests).
 pub trait EventPublisher: Send + Sync {
     fn publish(&self, event: DomainEvent);

@@ -6,9 +6,16 @@
 //! rights, so "everything but X" is spelled as the siblings of every folder on the way to X).
 //! See `docs/sandbox.md`.
 
+mod advisory;
+mod agent;
 mod layout;
 mod state;
 
+pub use advisory::sandboxed_cli_args;
+pub use agent::{
+    AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, ResolvedDenial,
+    SandboxSummary, agent_plan, ideai_denied, literal_path,
+};
 pub use layout::{Layout, read_layout, write_layout};
 pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
 
@@ -136,5 +143,7 @@ fn normalised(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
     out
 }
 
+#[cfg(test)]
+mod agent_tests;
 #[cfg(test)]
 mod tests;

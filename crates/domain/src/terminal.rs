@@ -128,6 +128,9 @@ pub enum PtyError {
     CommandNotFound(String),
     #[error("cannot start {command}: {reason}")]
     SpawnFailed { command: String, reason: String },
+    /// The program has a sandbox plan this machine cannot enforce: it was not started.
+    #[error("cannot start {command} sandboxed: {reason}")]
+    Sandbox { command: String, reason: String },
     #[error("the terminal's process has exited")]
     Closed,
     /// The program is not reading its input and the queue is full: this write is dropped.
@@ -240,6 +243,9 @@ pub struct SessionInfo {
     pub exit: Option<ExitInfo>,
     pub conversation_id: Option<crate::ids::ConversationId>,
     pub engine_session_id: Option<String>,
+    /// The kernel sandbox it runs in; `None`: not sandboxed (no permission rules, or a shell).
+    #[serde(default)]
+    pub sandbox: Option<crate::sandbox::SandboxSummary>,
     /// What it is doing (`docs/agent-states.md`); also for a shell.
     pub state: crate::agent_state::AgentState,
     pub state_source: crate::agent_state::StateSource,

@@ -7,6 +7,7 @@ import { visibleActions } from "../state/headerFit";
 import { Icon, type IconName } from "./Icon";
 import { OverflowMenu, type MenuAction } from "./OverflowMenu";
 import { ProfileBadge } from "./ProfileBadge";
+import { SandboxBadge } from "./SandboxBadge";
 
 interface Props {
   session: SessionInfo | undefined;
@@ -93,6 +94,7 @@ export function CellHeader(props: Props) {
           </span>
         )}
         {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+        {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
         {props.answering !== null && (
           <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
             answering {props.answering === "You" ? "you" : props.answering}

@@ -15,6 +15,7 @@ const PATHS = {
   stop: "M4.5 4.5h7v7h-7z",
   up: "M4 10l4-4l4 4",
   down: "M4 6l4 4l4-4",
+  shield: "M8 1.8l5 2v4c0 3-2.2 5.2-5 6.4c-2.8-1.2-5-3.4-5-6.4v-4z",
   grip: "M6 4h.01 M10 4h.01 M6 8h.01 M10 8h.01 M6 12h.01 M10 12h.01",
 } as const;
 

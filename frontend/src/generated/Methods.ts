@@ -55,15 +55,15 @@ export interface Methods {
   swapCells: { params: SwapCellsParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   resizeSplit: { params: ResizeSplitParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   assignAgent: { params: AssignAgentParams; result: null; errors: "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
-  launchAgent: { params: LaunchAgentParams; result: SessionInfo; errors: "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  launchAgent: { params: LaunchAgentParams; result: SessionInfo; errors: "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   openShell: { params: OpenShellParams; result: SessionInfo; errors: "CELL_BUSY" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   stopSession: { params: SessionParams; result: null; errors: "SESSION_NOT_FOUND" };
-  restartSession: { params: SessionSizeParams; result: SessionInfo; errors: "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "INTERNAL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  restartSession: { params: SessionSizeParams; result: SessionInfo; errors: "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "INTERNAL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listSessions: { params: null; result: Array<SessionInfo>; errors: never };
   reportAgentSignal: { params: AgentSignalParams; result: SessionInfo | null; errors: "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   writeTerminal: { params: WriteTerminalParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" | "INPUT_FULL" };
   resizeTerminal: { params: SessionSizeParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" };
-  askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listRequests: { params: null; result: Array<RequestRecord>; errors: never };
   cancelRequest: { params: RequestParams; result: null; errors: "REQUEST_NOT_FOUND" };
   getPermissions: { params: null; result: PermissionsView; errors: never };

@@ -4,6 +4,7 @@ import type { AgentState } from "./AgentState";
 import type { CellRef } from "./CellRef";
 import type { ConversationId } from "./ConversationId";
 import type { ExitInfo } from "./ExitInfo";
+import type { SandboxSummary } from "./SandboxSummary";
 import type { SessionId } from "./SessionId";
 import type { SessionStatus } from "./SessionStatus";
 import type { StateSource } from "./StateSource";
@@ -21,6 +22,10 @@ agentId: AgentId | null,
  * ran). An ask's JSON-mode turn is not a session (see `orchestrator::RequestRecord`).
  */
 cell: CellRef | null, pid: number | null, status: SessionStatus, exit: ExitInfo | null, conversationId: ConversationId | null, engineSessionId: string | null, 
+/**
+ * The kernel sandbox it runs in; `None`: not sandboxed (no permission rules, or a shell).
+ */
+sandbox: SandboxSummary | null, 
 /**
  * What it is doing (`docs/agent-states.md`); also for a shell.
  */

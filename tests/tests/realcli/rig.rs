@@ -70,6 +70,12 @@ pub struct Rig {
 
 impl Rig {
     pub fn start(cli: Cli) -> Self {
+        Self::start_with(cli, None)
+    }
+
+    /// As [`Rig::start`], with `permissions` as the project's `.ideai/permissions.json` (its
+    /// agents then run under the kernel sandbox).
+    pub fn start_with(cli: Cli, permissions: Option<&str>) -> Self {
         let bin = real_cli_bin();
         // Not under /tmp: Codex refuses to set up its helpers when CODEX_HOME is in the temp dir.
         let dir = tempfile::Builder::new()
@@ -116,6 +122,9 @@ impl Rig {
         let mut init = Command::new(idea_bin());
         init.arg("init").arg(&project).env("IDEA_USER_DIR", &user);
         assert!(init.status().expect("idea init").success());
+        if let Some(rules) = permissions {
+            std::fs::write(project.join(".ideai/permissions.json"), rules).expect("rules");
+        }
         let mut serve = Command::new(idea_bin());
         serve
             .arg("serve")

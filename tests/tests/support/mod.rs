@@ -125,6 +125,9 @@ pub fn world() -> World {
         cli_homes: Arc::new(FsCliHomes::for_home(&dir.path().join("home"), None, None)),
         turns: Arc::new(ProcessTurnRunner::default()),
         permissions: Arc::new(permissions),
+        sandbox: Arc::new(idea_infrastructure::sandbox::FsSandboxHost::new(
+            idea_domain::ports::SandboxEnvironment::default(),
+        )),
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
     }));

@@ -15,6 +15,7 @@ use idea_domain::invocation::{
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
+use idea_domain::sandbox::{SandboxSummary, sandboxed_cli_args};
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
 use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, SessionId};
 use std::collections::BTreeMap;
@@ -129,6 +130,11 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         size,
     };
     let (mut spec, context) = prepare_invocation(&invocation);
+    // The kernel sandbox from the permission rules (none without rules), and what the CLI's
+    // own settings need under it.
+    spec.sandbox = crate::sandbox::for_start(deps, &start)?;
+    spec.args
+        .splice(0..0, sandboxed_cli_args(&profile, spec.sandbox.is_some()));
     // IdeA's MCP server in the CLI's own configuration (its options before all others).
     let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
     spec.args.splice(0..0, mcp.args);
@@ -336,6 +342,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         state: AgentState::Working,
         state_source: StateSource::Start,
         state_reason: None,
+        sandbox: spec.sandbox.as_ref().map(SandboxSummary::of),
     };
     deps.sessions
         .insert(Entry::new(info.clone(), terminal.clone(), resumed));

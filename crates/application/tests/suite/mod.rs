@@ -5,4 +5,5 @@ mod filesystem;
 mod layouts;
 mod permissions;
 mod resume;
+mod sandbox;
 mod sessions;

@@ -1,6 +1,7 @@
 //! Hand-written fakes of the ports.
 
 pub mod permissions;
+pub mod sandbox;
 pub mod terminal;
 pub mod turns;
 
@@ -15,6 +16,7 @@ use idea_domain::ports::{
 use idea_domain::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate};
 use idea_domain::{DomainEvent, ProfileId, Project};
 use permissions::MemoryPermissions;
+use sandbox::FakeSandbox;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -310,6 +312,7 @@ pub struct World {
     pub events: Arc<RecordedEvents>,
     pub turns: Arc<FakeTurns>,
     pub permissions: Arc<MemoryPermissions>,
+    pub sandbox: Arc<FakeSandbox>,
 }
 
 fn deps_over(
@@ -319,6 +322,7 @@ fn deps_over(
     terminals: Arc<FakeTerminals>,
     cli: Arc<FakeCliHomes>,
     turns: Arc<FakeTurns>,
+    sandbox: Arc<FakeSandbox>,
 ) -> Deps {
     Deps::new(Ports {
         store,
@@ -329,6 +333,7 @@ fn deps_over(
         cli_homes: cli,
         turns,
         permissions,
+        sandbox,
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,
     })
@@ -341,6 +346,7 @@ pub fn world() -> World {
     let cli = Arc::new(FakeCliHomes::default());
     let turns = Arc::new(FakeTurns::default());
     let permissions = Arc::new(MemoryPermissions::default());
+    let sandbox = Arc::new(FakeSandbox::default());
     let deps = deps_over(
         store.clone(),
         permissions.clone(),
@@ -348,6 +354,7 @@ pub fn world() -> World {
         terminals.clone(),
         cli.clone(),
         turns.clone(),
+        sandbox.clone(),
     );
     World {
         deps,
@@ -357,6 +364,7 @@ pub fn world() -> World {
         events,
         turns,
         permissions,
+        sandbox,
     }
 }
 
@@ -379,6 +387,7 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
         Arc::new(FakeTerminals::default()),
         Arc::new(FakeCliHomes::default()),
         Arc::new(FakeTurns::default()),
+        Arc::new(FakeSandbox::default()),
     );
     (dir, deps, events)
 }

@@ -7,6 +7,7 @@
 //! - [`set`]: the rules of every file added together and the decision for one call: `deny`
 //!   beats `ask` beats `allow`, and no rule means `ask`.
 
+pub mod claude;
 pub mod command;
 pub mod file;
 pub mod path;

@@ -25,7 +25,8 @@ const TERMINAL_VARIABLES: [(&str, &str); 2] =
 /// [`PtyError::CommandNotFound`] when the program cannot be found or is not executable;
 /// [`PtyError::SpawnFailed`] when the working directory is not a directory (portable-pty would
 /// otherwise silently start the child in `$HOME`), and when `spec.sandbox` cannot be enforced
-/// (no `sandbox_helper`, a kernel without Landlock ABI 6): nothing runs unsandboxed.
+/// (no `sandbox_helper`, a kernel without Landlock ABI 6): [`PtyError::Sandbox`], nothing runs
+/// unsandboxed.
 pub(crate) fn build(
     spec: &SpawnSpec,
     inherited: impl IntoIterator<Item = (OsString, OsString)>,
@@ -47,12 +48,11 @@ pub(crate) fn build(
     let (mut command, plan_json) = match &spec.sandbox {
         None => (CommandBuilder::new(program), None),
         Some(plan) => {
-            let wrapped = sandbox::wrap(sandbox_helper, plan, &program).map_err(|e| {
-                PtyError::SpawnFailed {
+            let wrapped =
+                sandbox::wrap(sandbox_helper, plan, &program).map_err(|e| PtyError::Sandbox {
                     command: spec.command.clone(),
                     reason: e.to_string(),
-                }
-            })?;
+                })?;
             let mut command = CommandBuilder::new(wrapped.program);
             command.args(&wrapped.args);
             (command, Some(wrapped.plan_json))
@@ -289,7 +289,7 @@ mod tests {
                 assert_eq!(sent, plan);
             }
             // A kernel without Landlock ABI 6: refused, nothing to run.
-            Err(PtyError::SpawnFailed { reason, .. }) => {
+            Err(PtyError::Sandbox { reason, .. }) => {
                 assert!(reason.contains("cannot enforce"), "{reason}");
             }
             Err(other) => panic!("{other}"),
@@ -297,7 +297,7 @@ mod tests {
         // No helper: refused, whatever the kernel.
         assert!(matches!(
             build(&spec, inherited, None),
-            Err(PtyError::SpawnFailed { .. })
+            Err(PtyError::Sandbox { .. })
         ));
     }
 

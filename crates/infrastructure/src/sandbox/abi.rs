@@ -4,6 +4,19 @@
 /// scopes (Linux 6.12). The plan's file access rights are those of this ABI.
 pub const REQUIRED_ABI: u8 = 6;
 
+/// Raises the Landlock ABI required (never lowers it below [`REQUIRED_ABI`]), in the parent
+/// that wraps a program and in the helper alike: the kernel tests set it above this kernel's
+/// ABI to check that an enforcement failure starts nothing.
+pub const REQUIRE_ABI_ENV: &str = "IDEA_SANDBOX_REQUIRE_ABI";
+
+/// The ABI a plan needs here: [`REQUIRED_ABI`], or more when [`REQUIRE_ABI_ENV`] says so.
+pub fn required_abi() -> u8 {
+    std::env::var(REQUIRE_ABI_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u8>().ok())
+        .map_or(REQUIRED_ABI, |v| v.max(REQUIRED_ABI))
+}
+
 /// The kernel's Landlock ABI version, `None` when Landlock is not built in or not enabled.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]

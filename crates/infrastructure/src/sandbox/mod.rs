@@ -14,11 +14,15 @@ mod abi;
 mod enforce;
 #[cfg(target_os = "linux")]
 mod grant;
+#[cfg(unix)]
+mod host;
 mod wrap;
 
-pub use abi::{REQUIRED_ABI, kernel_abi};
+pub use abi::{REQUIRE_ABI_ENV, REQUIRED_ABI, kernel_abi, required_abi};
 #[cfg(target_os = "linux")]
 pub use enforce::{Enforced, enforce};
+#[cfg(unix)]
+pub use host::FsSandboxHost;
 pub use wrap::{PLAN_ENV, SANDBOX_EXEC, Wrapped, wrap};
 
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! The parent's side: the command line that runs a program under a plan.
 
-use super::{REQUIRED_ABI, SandboxError, kernel_abi};
+use super::{SandboxError, kernel_abi, required_abi};
 use idea_domain::sandbox::SandboxPlan;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -37,11 +37,9 @@ pub fn wrap(
     let helper = helper.ok_or(SandboxError::NoHelper)?;
     plan.check()?;
     let offered = kernel_abi();
-    if offered.is_none_or(|abi| abi < REQUIRED_ABI) {
-        return Err(SandboxError::Unsupported {
-            needed: REQUIRED_ABI,
-            offered,
-        });
+    let needed = required_abi();
+    if offered.is_none_or(|abi| abi < needed) {
+        return Err(SandboxError::Unsupported { needed, offered });
     }
     let plan_json = serde_json::to_string(plan).map_err(|e| SandboxError::Json(e.to_string()))?;
     Ok(Wrapped {
@@ -55,6 +53,7 @@ pub fn wrap(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::sandbox::REQUIRED_ABI;
 
     #[test]
     fn without_a_helper_nothing_runs() {

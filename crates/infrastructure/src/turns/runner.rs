@@ -106,8 +106,11 @@ fn spawn(invocation: &TurnInvocation, sandbox_helper: Option<&Path>) -> Result<C
     let (mut command, plan_json) = match &invocation.sandbox {
         None => (Command::new(program), None),
         Some(plan) => {
-            let wrapped = sandbox::wrap(sandbox_helper, plan, &program)
-                .map_err(|e| failed(invocation, &e.to_string()))?;
+            let wrapped =
+                sandbox::wrap(sandbox_helper, plan, &program).map_err(|e| PtyError::Sandbox {
+                    command: invocation.program.clone(),
+                    reason: e.to_string(),
+                })?;
             let mut command = Command::new(wrapped.program);
             command.args(wrapped.args);
             (command, Some(wrapped.plan_json))

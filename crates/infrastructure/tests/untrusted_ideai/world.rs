@@ -84,6 +84,9 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
             None,
             Some(tmp.join("home")),
         )),
+        sandbox: Arc::new(idea_infrastructure::sandbox::FsSandboxHost::new(
+            idea_domain::ports::SandboxEnvironment::default(),
+        )),
         store,
         login_shell: "/bin/sh".into(),
         mcp_bridge: None,

@@ -1,0 +1,169 @@
+//! The kernel sandbox of an agent, compiled from the effective permission rules (the user's
+//! file and the project's) for every launch and turn, and for `idea sandbox`. The rules
+//! decide *whether* (no rule at all: the agent runs natively); the plan is the domain's
+//! [`agent_plan`] over what [`SandboxHost`](idea_domain::ports::SandboxHost) finds on disk.
+
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use crate::prepare::AgentStart;
+use idea_domain::filedrop::{REQUESTS_DIR, requester_folder};
+use idea_domain::invocation::agent_cwd;
+use idea_domain::permissions::PermissionSet;
+use idea_domain::permissions::claude::{CLAUDE_SETTINGS, claude_settings};
+use idea_domain::ports::SandboxSetupError;
+use idea_domain::profile::CliHome;
+use idea_domain::sandbox::{
+    AgentSandboxInputs, IdeaiListing, ResolvedDenial, SandboxInputs, SandboxPlan, agent_plan,
+    cli_state, compile_plan, literal_path, temp_dirs,
+};
+
+/// A plan, and whether the rules call for it (without rules agents run natively; the plan
+/// is then what they would get as soon as one rule exists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanFor {
+    pub plan: SandboxPlan,
+    pub has_rules: bool,
+}
+
+/// The plan of an agent's CLI for a launch or a turn: `None` when there is no rule at all.
+/// Its CLI's state folders and its file-drop folder are made first: once sandboxed, the CLI
+/// could not make them.
+///
+/// # Errors
+/// `SANDBOX_FAILED`: a rule's glob that cannot be expanded, a folder that cannot be made. The
+/// agent must not start with a denial dropped.
+pub(crate) fn for_start(deps: &Deps, start: &AgentStart<'_>) -> AppResult<Option<SandboxPlan>> {
+    let rules = crate::permissions::load(deps);
+    advise_cli(deps, start, &rules)?;
+    if !rules.has_rules() {
+        return Ok(None);
+    }
+    compile(deps, &rules, start).map(Some)
+}
+
+/// The CLI's own permission settings, from the rules (advisory: the CLI asks or refuses by
+/// itself). Claude Code: `.claude/settings.local.json` in its working folder, seeded (a file
+/// the user edited is kept), written also without rules so that no stale rule outlives its
+/// removal. Codex gets its sandbox mode on the command line ([`sandboxed_cli_args`]).
+///
+/// [`sandboxed_cli_args`]: idea_domain::sandbox::sandboxed_cli_args
+fn advise_cli(deps: &Deps, start: &AgentStart<'_>, rules: &PermissionSet) -> AppResult<()> {
+    if start.profile.home == Some(CliHome::ClaudeCode) && start.cwd.starts_with(start.run_dir) {
+        let path = start.cwd.join(CLAUDE_SETTINGS);
+        deps.store
+            .seed_file(start.agent.agent_id, &path, &claude_settings(rules))?;
+    }
+    Ok(())
+}
+
+/// The plan a launch of `agent` (name or id) uses, for `idea sandbox --agent`; prepares its
+/// run dir and folders as a launch does.
+///
+/// # Errors
+/// `AGENT_NOT_FOUND`, `PROFILE_NOT_FOUND`, `SANDBOX_FAILED`, store errors.
+pub fn plan_of_agent(deps: &Deps, agent: &str) -> AppResult<PlanFor> {
+    let agent = crate::agents::find(deps, agent)?;
+    let profile = deps
+        .profiles
+        .get(&agent.profile_id)
+        .ok_or_else(|| AppError::ProfileNotFound(agent.profile_id.to_string()))?;
+    let root = deps.store.root();
+    let run_dir = deps.store.prepare_run_dir(agent.agent_id)?;
+    let cwd = agent_cwd(&profile, &root, &run_dir);
+    let start = AgentStart {
+        agent: &agent,
+        profile: &profile,
+        project_root: &root,
+        run_dir: &run_dir,
+        cwd: &cwd,
+    };
+    let rules = crate::permissions::load(deps);
+    Ok(PlanFor {
+        plan: compile(deps, &rules, &start)?,
+        has_rules: rules.has_rules(),
+    })
+}
+
+/// The plan of a command of no agent (`idea sandbox` without `--agent`): the project and the
+/// temp dirs writable, IdeA's state (all of `.ideai/`) and secrets kept out, the rules'
+/// denied paths.
+///
+/// # Errors
+/// `SANDBOX_FAILED` (a rule's glob).
+pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
+    let rules = crate::permissions::load(deps);
+    let env = deps.sandbox.environment();
+    let root = deps.store.root();
+    let (deny_read, deny_write) = split(resolve(deps, &rules)?);
+    let plan = compile_plan(&SandboxInputs {
+        project_root: root.clone(),
+        run_dir: None,
+        temp_dirs: temp_dirs(env.tmpdir.as_deref()),
+        state_paths: vec![],
+        deny_read: env.secrets.into_iter().chain(deny_read).collect(),
+        deny_write: std::iter::once(root.join(".ideai"))
+            .chain(deny_write)
+            .collect(),
+    });
+    Ok(PlanFor {
+        plan,
+        has_rules: rules.has_rules(),
+    })
+}
+
+fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppResult<SandboxPlan> {
+    let env = deps.sandbox.environment();
+    let state = cli_state(start.profile, &env.cli);
+    let ideai = start.project_root.join(".ideai");
+    let requests_dir = ideai.join(REQUESTS_DIR).join(requester_folder(start.agent));
+    let inputs = AgentSandboxInputs {
+        project_root: start.project_root.to_path_buf(),
+        run_dir: start.run_dir.to_path_buf(),
+        requests_dir: requests_dir.clone(),
+        listing: IdeaiListing {
+            top: deps.sandbox.list(&ideai),
+            run: deps.sandbox.list(&ideai.join("run")),
+            requests: deps.sandbox.list(&ideai.join(REQUESTS_DIR)),
+        },
+        temp_dirs: temp_dirs(env.tmpdir.as_deref()),
+        state: state.clone(),
+        secrets: env.secrets,
+        denials: resolve(deps, rules)?,
+    };
+    let mut dirs = state.dirs;
+    dirs.push(requests_dir);
+    deps.sandbox.make_dirs(start.project_root, &dirs)?;
+    Ok(agent_plan(&inputs))
+}
+
+/// Every denied path rule as the paths it names now (a glob expanded on disk).
+fn resolve(deps: &Deps, rules: &PermissionSet) -> AppResult<Vec<ResolvedDenial>> {
+    let mut denials = Vec::new();
+    for denied in rules.denied_paths() {
+        let paths = match (literal_path(&denied), &denied.glob) {
+            (Some(path), _) => vec![path],
+            (None, Some(glob)) => deps.sandbox.expand(&denied.base, glob).map_err(|e| {
+                SandboxSetupError(format!(
+                    "{} ({}): {e}",
+                    denied.rule,
+                    denied.source.display()
+                ))
+            })?,
+            (None, None) => continue,
+        };
+        denials.push(ResolvedDenial {
+            access: denied.access,
+            paths,
+        });
+    }
+    Ok(denials)
+}
+
+fn split(denials: Vec<ResolvedDenial>) -> (Vec<std::path::PathBuf>, Vec<std::path::PathBuf>) {
+    use idea_domain::permissions::PathAccess;
+    let (read, write): (Vec<_>, Vec<_>) = denials
+        .into_iter()
+        .partition(|d| d.access == PathAccess::Read);
+    let flat = |v: Vec<ResolvedDenial>| v.into_iter().flat_map(|d| d.paths).collect();
+    (flat(read), flat(write))
+}

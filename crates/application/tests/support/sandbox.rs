@@ -1,0 +1,44 @@
+//! The sandbox's view of the machine, in memory: a fixed environment, globs that match what
+//! the test says, folders recorded instead of made.
+
+use idea_domain::ports::{SandboxEnvironment, SandboxHost, SandboxSetupError};
+use idea_domain::sandbox::CliStateEnv;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+#[derive(Default)]
+pub struct FakeSandbox {
+    /// What every glob expands to; `Err` makes the expansion fail.
+    pub globs: Mutex<Option<Result<Vec<PathBuf>, String>>>,
+    /// Every folder asked for.
+    pub made: Mutex<Vec<PathBuf>>,
+}
+
+impl SandboxHost for FakeSandbox {
+    fn environment(&self) -> SandboxEnvironment {
+        SandboxEnvironment {
+            cli: CliStateEnv {
+                home: PathBuf::from("/home/u"),
+                ..CliStateEnv::default()
+            },
+            tmpdir: None,
+            secrets: vec![PathBuf::from("/home/u/.ideai")],
+        }
+    }
+
+    fn expand(&self, _base: &Path, _glob: &str) -> Result<Vec<PathBuf>, SandboxSetupError> {
+        match self.globs.lock().unwrap().clone() {
+            None => Ok(vec![]),
+            Some(found) => found.map_err(SandboxSetupError),
+        }
+    }
+
+    fn list(&self, _dir: &Path) -> Vec<String> {
+        vec![]
+    }
+
+    fn make_dirs(&self, _root: &Path, dirs: &[PathBuf]) -> Result<(), SandboxSetupError> {
+        self.made.lock().unwrap().extend(dirs.iter().cloned());
+        Ok(())
+    }
+}

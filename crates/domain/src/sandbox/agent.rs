@@ -1,0 +1,163 @@
+//! The plan of one agent: the permission rules' denied paths, IdeA's own state kept out of
+//! reach, and the places the agent and its CLI must write. Pure: the caller lists folders and
+//! expands globs on disk (`ports::SandboxHost`) and hands the results in.
+
+use super::{CliState, SandboxInputs, SandboxPlan, compile_plan};
+use crate::permissions::{DeniedPath, PathAccess};
+use std::path::{Path, PathBuf};
+
+/// The entries of the project's `.ideai/` an agent may write: its own run dir and its own
+/// file-drop folder live there (each granted by itself, the others denied).
+pub const IDEAI_AGENT_ENTRIES: &[&str] = &["run", "requests"];
+
+/// IdeA's state files in `.ideai/`, denied even when absent (so an agent cannot create one
+/// IdeA would then read, such as a `permissions.json` that allows everything).
+pub const IDEAI_STATE_ENTRIES: &[&str] = &[
+    "project.json",
+    "agents.json",
+    "agents",
+    "layouts.json",
+    "permissions.json",
+    "CONTEXT.md",
+    "conversations",
+    ".owner.json",
+    ".lock",
+];
+
+/// What is in the project's `.ideai/` now (entry names), as listed by the caller.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdeaiListing {
+    /// `.ideai/` itself.
+    pub top: Vec<String>,
+    /// `.ideai/run/`: every agent's run dir.
+    pub run: Vec<String>,
+    /// `.ideai/requests/`: every requester's file-drop folder.
+    pub requests: Vec<String>,
+}
+
+/// One denied path rule made concrete: the paths it names now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedDenial {
+    pub access: PathAccess,
+    pub paths: Vec<PathBuf>,
+}
+
+/// Everything the plan of one agent is compiled from. Every path is absolute.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentSandboxInputs {
+    pub project_root: PathBuf,
+    pub run_dir: PathBuf,
+    /// The agent's own file-drop folder (`.ideai/requests/<slug>`).
+    pub requests_dir: PathBuf,
+    pub listing: IdeaiListing,
+    pub temp_dirs: Vec<PathBuf>,
+    pub state: CliState,
+    /// IdeA's secrets outside the project: the user's IdeA folder (tokens, profiles, logs),
+    /// a token file. Neither readable nor writable.
+    pub secrets: Vec<PathBuf>,
+    pub denials: Vec<ResolvedDenial>,
+}
+
+/// The one path a denied path rule names when its glob has no wildcard (or it has no glob);
+/// `None` when the glob must be expanded against the files on disk.
+pub fn literal_path(denied: &DeniedPath) -> Option<PathBuf> {
+    match &denied.glob {
+        None => Some(denied.base.clone()),
+        Some(glob) if !glob.contains(['*', '?', '[', ']', '{', '}', '\\']) => {
+            Some(denied.base.join(glob))
+        }
+        Some(_) => None,
+    }
+}
+
+/// The paths of the project's `.ideai/` an agent must not write: every entry but
+/// [`IDEAI_AGENT_ENTRIES`] (IdeA's state files, listed or not), the other agents' run dirs
+/// and the other requesters' file-drop folders (a request dropped there would speak for that
+/// agent).
+pub fn ideai_denied(inputs: &AgentSandboxInputs) -> Vec<PathBuf> {
+    let ideai = inputs.project_root.join(".ideai");
+    let listed = inputs.listing.top.iter().map(String::as_str);
+    let mut denied: Vec<PathBuf> = IDEAI_STATE_ENTRIES
+        .iter()
+        .copied()
+        .chain(listed)
+        .filter(|name| !IDEAI_AGENT_ENTRIES.contains(name))
+        .map(|name| ideai.join(name))
+        .collect();
+    let others = |folder: &str, names: &[String], own: &Path| -> Vec<PathBuf> {
+        names
+            .iter()
+            .map(|name| ideai.join(folder).join(name))
+            .filter(|path| path != own)
+            .collect()
+    };
+    denied.extend(others("run", &inputs.listing.run, &inputs.run_dir));
+    denied.extend(others(
+        "requests",
+        &inputs.listing.requests,
+        &inputs.requests_dir,
+    ));
+    denied
+}
+
+/// The plan of one agent: it writes the project, its run dir, its file-drop folder, the temp
+/// dirs and its CLI's state, never IdeA's state ([`ideai_denied`]) nor what the rules deny;
+/// it reads everything but IdeA's secrets and what the rules deny reading.
+pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
+    let denied = |access: PathAccess| {
+        inputs
+            .denials
+            .iter()
+            .filter(move |d| d.access == access)
+            .flat_map(|d| d.paths.iter().cloned())
+    };
+    let deny_read = inputs
+        .secrets
+        .iter()
+        .cloned()
+        .chain(denied(PathAccess::Read))
+        .collect();
+    let deny_write = ideai_denied(inputs)
+        .into_iter()
+        .chain(denied(PathAccess::Write))
+        .collect();
+    let mut state_paths = vec![inputs.requests_dir.clone()];
+    state_paths.extend(inputs.state.paths());
+    compile_plan(&SandboxInputs {
+        project_root: inputs.project_root.clone(),
+        run_dir: Some(inputs.run_dir.clone()),
+        temp_dirs: inputs.temp_dirs.clone(),
+        state_paths,
+        deny_read,
+        deny_write,
+    })
+}
+
+/// A plan in a few words for a tooltip or a log line: where it writes, what it denies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxSummary {
+    /// The only places it writes (devices left out).
+    pub write_roots: Vec<PathBuf>,
+    /// Neither readable nor writable.
+    pub read_denied: Vec<PathBuf>,
+    /// Not writable (read-denied paths not repeated).
+    pub write_denied: Vec<PathBuf>,
+}
+
+impl SandboxSummary {
+    pub fn of(plan: &SandboxPlan) -> Self {
+        let devices = |p: &&PathBuf| !p.starts_with("/dev");
+        Self {
+            write_roots: plan.write_roots.iter().filter(devices).cloned().collect(),
+            read_denied: plan.read_denied.clone(),
+            write_denied: plan
+                .write_denied
+                .iter()
+                .filter(|p| !plan.read_denied.contains(p))
+                .cloned()
+                .collect(),
+        }
+    }
+}

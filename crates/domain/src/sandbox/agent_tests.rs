@@ -1,0 +1,169 @@
+#![allow(clippy::unwrap_used)]
+use super::*;
+use crate::permissions::{PathAccess, PathContext, PermissionScope, PermissionSet};
+use std::path::{Path, PathBuf};
+
+fn p(s: &str) -> PathBuf {
+    PathBuf::from(s)
+}
+
+fn rules(deny: &str) -> PermissionSet {
+    let mut set = PermissionSet::new(PathContext {
+        root: p("/w/proj"),
+        home: Some(p("/h")),
+    });
+    let text = format!(r#"{{"permissions":{{"deny":{deny}}}}}"#);
+    set.add_file(
+        PermissionScope::Project,
+        Path::new("/w/proj/.ideai/permissions.json"),
+        Some(&text),
+    );
+    set
+}
+
+fn inputs() -> AgentSandboxInputs {
+    AgentSandboxInputs {
+        project_root: p("/w/proj"),
+        run_dir: p("/w/proj/.ideai/run/a"),
+        requests_dir: p("/w/proj/.ideai/requests/alice"),
+        listing: IdeaiListing {
+            top: ["project.json", "run", "requests", "memory"]
+                .map(String::from)
+                .to_vec(),
+            run: ["a", "b"].map(String::from).to_vec(),
+            requests: ["alice", "bob"].map(String::from).to_vec(),
+        },
+        temp_dirs: vec![p("/tmp")],
+        state: CliState {
+            dirs: vec![p("/h/.codex")],
+            files: vec![],
+        },
+        secrets: vec![p("/h/.ideai")],
+        denials: vec![],
+    }
+}
+
+#[test]
+fn rules_without_wildcards_name_one_path_and_globs_need_the_disk() {
+    let set = rules(r#"["Read(./.env)","Edit(~/.ssh)","Write(src/**/*.pem)","Read","Bash(rm *)"]"#);
+    let literal: Vec<(PathAccess, Option<PathBuf>)> = set
+        .denied_paths()
+        .iter()
+        .map(|d| (d.access, literal_path(d)))
+        .collect();
+    assert_eq!(
+        literal,
+        vec![
+            (PathAccess::Read, Some(p("/w/proj/.env"))),
+            (PathAccess::Write, Some(p("/h/.ssh"))),
+            (PathAccess::Write, None),
+            (PathAccess::Read, Some(p("/"))),
+        ]
+    );
+}
+
+#[test]
+fn idea_state_and_other_agents_folders_are_not_writable_but_its_own_are() {
+    let denied = ideai_denied(&inputs());
+    for path in [
+        "/w/proj/.ideai/permissions.json",
+        "/w/proj/.ideai/agents.json",
+        "/w/proj/.ideai/layouts.json",
+        "/w/proj/.ideai/project.json",
+        "/w/proj/.ideai/memory",
+        "/w/proj/.ideai/run/b",
+        "/w/proj/.ideai/requests/bob",
+    ] {
+        assert!(denied.contains(&p(path)), "{path} not denied in {denied:?}");
+    }
+    for path in [
+        "/w/proj/.ideai/run",
+        "/w/proj/.ideai/requests",
+        "/w/proj/.ideai/run/a",
+        "/w/proj/.ideai/requests/alice",
+    ] {
+        assert!(!denied.contains(&p(path)), "{path} denied");
+    }
+}
+
+#[test]
+fn the_agent_plan_writes_its_own_places_and_denies_secrets_and_rules() {
+    let mut i = inputs();
+    i.denials = vec![
+        ResolvedDenial {
+            access: PathAccess::Read,
+            paths: vec![p("/w/proj/.env")],
+        },
+        ResolvedDenial {
+            access: PathAccess::Write,
+            paths: vec![p("/w/proj/src/a.pem"), p("/w/proj/src/b/c.pem")],
+        },
+    ];
+    let plan = agent_plan(&i);
+    assert_eq!(plan.read_denied, vec![p("/h/.ideai"), p("/w/proj/.env")]);
+    for root in [
+        "/w/proj",
+        "/w/proj/.ideai/run/a",
+        "/w/proj/.ideai/requests/alice",
+        "/tmp",
+        "/h/.codex",
+    ] {
+        assert!(plan.write_roots.contains(&p(root)), "{root} not a root");
+    }
+    for denied in ["/w/proj/src/b/c.pem", "/w/proj/.ideai/run/b", "/h/.ideai"] {
+        assert!(plan.write_denied.contains(&p(denied)), "{denied}");
+    }
+    // The layout keeps the agent's own folders writable although `.ideai` is split.
+    let write = super::write_layout(&plan);
+    assert!(write.whole.contains(&p("/w/proj/.ideai/run/a")));
+    assert!(write.whole.contains(&p("/w/proj/.ideai/requests/alice")));
+    assert!(write.split.contains(&p("/w/proj/.ideai")));
+    assert!(write.skip.contains(&p("/w/proj/.ideai/permissions.json")));
+}
+
+#[test]
+fn the_summary_leaves_out_devices_and_repeats_nothing() {
+    let mut i = inputs();
+    i.denials = vec![ResolvedDenial {
+        access: PathAccess::Read,
+        paths: vec![p("/w/proj/.env")],
+    }];
+    let summary = SandboxSummary::of(&agent_plan(&i));
+    assert!(!summary.write_roots.iter().any(|r| r.starts_with("/dev")));
+    assert!(summary.write_roots.contains(&p("/w/proj")));
+    assert_eq!(summary.read_denied, vec![p("/h/.ideai"), p("/w/proj/.env")]);
+    assert!(!summary.write_denied.contains(&p("/w/proj/.env")));
+    assert!(
+        summary
+            .write_denied
+            .contains(&p("/w/proj/.ideai/permissions.json"))
+    );
+}
+
+#[test]
+fn codex_gets_full_access_only_under_ideas_sandbox() {
+    use crate::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate, ProfileId};
+    let profile = |home| AgentProfile {
+        id: ProfileId::new("p"),
+        name: "P".into(),
+        command: "codex".into(),
+        args: vec![],
+        cwd_template: CwdTemplate::AgentRunDir,
+        env: Default::default(),
+        context_injection: ContextInjection::None,
+        session: None,
+        mcp: None,
+        structured: None,
+        via_shell: false,
+        home,
+        seed_files: vec![],
+        version_args: vec![],
+    };
+    let codex = profile(Some(CliHome::Codex));
+    assert_eq!(
+        sandboxed_cli_args(&codex, true),
+        ["-c", r#"sandbox_mode="danger-full-access""#]
+    );
+    assert!(sandboxed_cli_args(&codex, false).is_empty());
+    assert!(sandboxed_cli_args(&profile(Some(CliHome::ClaudeCode)), true).is_empty());
+}
