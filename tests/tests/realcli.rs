@@ -22,6 +22,7 @@ mod wire;
 
 use idea_e2e::user_setup;
 use rig::{Cli, Rig};
+use serde_json::json;
 
 const CLAUDE: Cli = Cli {
     profile: "claude-code",
@@ -69,9 +70,10 @@ const GEMINI: Cli = Cli {
         "Enter Gemini API Key",
     ],
     resume_failures: &["Error resuming session", "No previous sessions"],
-    // Gemini sends whole function declarations.
+    // Its cells get the file-drop route (the profile's `turnsOnly`); its turns get the server
+    // and send whole function declarations.
     idea_tool: Some("List the runtime profiles an agent can run with"),
-    mcp_in_cells: true,
+    mcp_in_cells: false,
 };
 
 /// One CLI through the whole story of the issue: first launch, stop before the first prompt,
@@ -103,7 +105,7 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
     if cli.mcp_in_cells {
         rig.wait_bridge_connected(&cell.agent_id);
     }
-    if let Some(tool) = cli.idea_tool {
+    if let (true, Some(tool)) = (cli.mcp_in_cells, cli.idea_tool) {
         rig.ask(&second_id, "tools gamma-three", &["gamma-three", tool]);
     }
     let exit = rig.stop(&second_id);
@@ -125,6 +127,23 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
         &["alpha-one", "beta-two"],
     );
     rig.stop(&third_id);
+
+    // Asked through IdeA (a JSON-mode turn of the same CLI, no cell): the turn continues the
+    // user's conversation with the agent, and gets IdeA's MCP server too.
+    let answer = rig.wire.call(
+        "askAgent",
+        json!({"target": cell.agent_id, "message": "asked delta-four", "timeoutSecs": 120}),
+    );
+    assert!(
+        answer["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("delta-four")),
+        "{answer}"
+    );
+    rig.wait_bridge_connected(&cell.agent_id);
+    let mut needles = vec!["delta-four", "beta-two"];
+    needles.extend(cli.idea_tool);
+    rig.wait_request(&third_id, &needles);
 }
 
 #[test]

@@ -43,6 +43,15 @@ pub(crate) fn trust_handed_folders(deps: &Deps, start: &AgentStart<'_>) {
     }
 }
 
+/// What kind of start of the agent's CLI this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StartKind {
+    /// An interactive session in a terminal (LaunchAgent).
+    Cell,
+    /// One JSON-mode turn (an ask).
+    Turn,
+}
+
 /// How the agent reaches the other agents: IdeA's MCP server written into its CLI's own
 /// configuration (files written here; the returned arguments go right after the program, the
 /// variables on top of the CLI's), or, for a CLI without MCP, request files. Also the
@@ -53,9 +62,13 @@ pub(crate) fn trust_handed_folders(deps: &Deps, start: &AgentStart<'_>) {
 pub(crate) fn hand_mcp_server(
     deps: &Deps,
     start: &AgentStart<'_>,
+    kind: StartKind,
 ) -> AppResult<(McpHandoff, String)> {
     let profile = start.profile;
-    let style = profile.mcp.as_ref().filter(|_| !profile.via_shell);
+    let style = profile
+        .mcp
+        .as_ref()
+        .filter(|style| !profile.via_shell && (kind == StartKind::Turn || style.serves_cells()));
     let (Some(style), Some(bridge)) = (style, deps.mcp_bridge.as_ref()) else {
         let guide = file_drop_guide(start.agent, start.project_root);
         return Ok((McpHandoff::default(), guide));

@@ -110,7 +110,7 @@ pub fn mcp_handoff(style: &McpStyle, bridge: &BridgeCommand<'_>, cwd: &Path) -> 
                 ..McpHandoff::default()
             }
         }
-        McpStyle::SettingsFile { path, env: var } => {
+        McpStyle::SettingsFile { path, env: var, .. } => {
             // Gemini CLI: `trust` spares IdeA's tools the confirmation prompt.
             let config = json!({"mcpServers": {SERVER_NAME: {
                 "command": bridge.program(),

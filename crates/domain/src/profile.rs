@@ -86,6 +86,11 @@ pub enum McpStyle {
         path: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         env: Option<String>,
+        /// Only for JSON-mode turns; a cell gets the file-drop route and no settings file
+        /// (Gemini CLI 0.61.0's interactive mode loses a resumed chat's history when extra
+        /// settings slow its start-up: `docs/profiles/gemini.md`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        turns_only: bool,
     },
     /// An OpenCode config file at `path` (relative to the cwd) holding `mcp` (`opencode.json`).
     OpencodeConfig { path: String },
@@ -109,6 +114,19 @@ pub struct StructuredMode {
     pub args: Vec<String>,
     /// Arguments of a turn that continues conversation `{id}`.
     pub resume_args: Vec<String>,
+}
+
+impl McpStyle {
+    /// Whether a cell (an interactive session) gets the server too, not only JSON-mode turns.
+    pub fn serves_cells(&self) -> bool {
+        !matches!(
+            self,
+            Self::SettingsFile {
+                turns_only: true,
+                ..
+            }
+        )
+    }
 }
 
 impl StructuredMode {

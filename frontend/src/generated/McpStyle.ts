@@ -3,4 +3,10 @@
 /**
  * How to hand a CLI IdeA's MCP server (`mcp_handoff`).
  */
-export type McpStyle = { "kind": "configFileFlag", flag: string, } | { "kind": "configOverrides" } | { "kind": "settingsFile", path: string, env?: string | null, } | { "kind": "opencodeConfig", path: string, };
+export type McpStyle = { "kind": "configFileFlag", flag: string, } | { "kind": "configOverrides" } | { "kind": "settingsFile", path: string, env?: string | null, 
+/**
+ * Only for JSON-mode turns; a cell gets the file-drop route and no settings file
+ * (Gemini CLI 0.61.0's interactive mode loses a resumed chat's history when extra
+ * settings slow its start-up: `docs/profiles/gemini.md`).
+ */
+turns_only?: boolean, } | { "kind": "opencodeConfig", path: string, };

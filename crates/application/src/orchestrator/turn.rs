@@ -5,7 +5,9 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::pair::remember;
-use crate::prepare::{AgentStart, hand_mcp_server, trust_handed_folders, write_context_files};
+use crate::prepare::{
+    AgentStart, StartKind, hand_mcp_server, trust_handed_folders, write_context_files,
+};
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
 };
@@ -88,7 +90,7 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
     );
     // The asked agent can ask others in turn: IdeA's MCP server, its options before a
     // subcommand such as Codex's `exec`.
-    let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
+    let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Turn)?;
     invocation.args.splice(0..0, mcp.args);
     invocation.env.extend(mcp.env);
     write_context_files(

@@ -7,7 +7,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::pair::user_pair;
 use crate::prepare::{
-    AgentStart, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
+    AgentStart, StartKind, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
 };
 use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::invocation::{
@@ -136,7 +136,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     spec.args
         .splice(0..0, sandboxed_cli_args(&profile, spec.sandbox.is_some()));
     // IdeA's MCP server in the CLI's own configuration (its options before all others).
-    let (mcp, orchestration) = hand_mcp_server(deps, &start)?;
+    let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Cell)?;
     spec.args.splice(0..0, mcp.args);
     spec.env.extend(mcp.env);
     // Its hooks report its turns (agent states); a terminal cell only, not a turn.

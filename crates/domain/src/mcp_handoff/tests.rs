@@ -90,6 +90,7 @@ fn gemini_and_opencode_get_their_own_files_in_the_cwd() {
     let gemini = handoff(&McpStyle::SettingsFile {
         path: ".idea-gemini-settings.json".into(),
         env: Some("GEMINI_CLI_SYSTEM_SETTINGS_PATH".into()),
+        turns_only: true,
     });
     assert!(gemini.args.is_empty());
     let (path, text) = &gemini.files[0];
@@ -121,4 +122,15 @@ fn gemini_and_opencode_get_their_own_files_in_the_cwd() {
 fn the_mcp_guide_names_the_tools_and_shows_one_example() {
     let guide = mcp_guide();
     assert!(guide.contains("idea_ask_agent") && guide.contains("Example:"));
+}
+
+#[test]
+fn a_turns_only_style_serves_no_cell() {
+    let gemini = McpStyle::SettingsFile {
+        path: ".idea-gemini-settings.json".into(),
+        env: None,
+        turns_only: true,
+    };
+    assert!(!gemini.serves_cells());
+    assert!(McpStyle::ConfigOverrides.serves_cells());
 }

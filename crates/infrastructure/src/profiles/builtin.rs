@@ -213,12 +213,15 @@ fn gemini() -> AgentProfile {
             assign_args: Some(strings(&["--session-id", "{id}"])),
             resume_args: strings(&["--resume", "{id}"]),
         }),
-        // Named by GEMINI_CLI_SYSTEM_SETTINGS_PATH, not as `.gemini/settings.json` in the cwd:
-        // with a workspace settings file there, Gemini CLI 0.61.0's interactive mode resumes a
-        // chat with its history emptied (docs/profiles/gemini.md).
+        // Turns only, and named by GEMINI_CLI_SYSTEM_SETTINGS_PATH rather than written as a
+        // workspace `.gemini/settings.json`: Gemini CLI 0.61.0's interactive mode resumes a
+        // chat with its history emptied when extra settings (a workspace file, an MCP server)
+        // slow its start-up (docs/profiles/gemini.md). Headless turns wait for their MCP
+        // servers before resuming.
         mcp: Some(McpStyle::SettingsFile {
             path: ".idea-gemini-settings.json".to_owned(),
             env: Some("GEMINI_CLI_SYSTEM_SETTINGS_PATH".to_owned()),
+            turns_only: true,
         }),
         // docs/profiles/gemini.md, "Structured mode": the message as `--prompt=<message>`, so
         // that one starting with `-` stays the option's value; `--skip-trust` because headless
@@ -465,6 +468,7 @@ mod tests {
             Some(McpStyle::SettingsFile {
                 path: ".idea-gemini-settings.json".into(),
                 env: Some("GEMINI_CLI_SYSTEM_SETTINGS_PATH".into()),
+                turns_only: true,
             })
         );
         assert_eq!(profile(AIDER).mcp, None);
