@@ -7,6 +7,11 @@
 //! input. Like Claude, it saves the conversation (`<id>.jsonl`, one line per message) only
 //! once a first line is typed, so a session stopped before that cannot be resumed.
 //!
+//! Like Claude Code it runs the command hooks of a `--settings <file>` (`{"hooks": {"Event":
+//! [{"hooks": [{"type": "command", "command": …}]}]}}`, through `sh -c`, the event as JSON on
+//! stdin): `UserPromptSubmit` when a line is typed, `Stop` once it is answered; a line
+//! `ask-permission` also fires `Notification` (matcher `permission_prompt`) before the answer.
+//!
 //! Every start appends one JSON line to `$FAKE_AGENT_LOG` (when set): argv, cwd, selected
 //! environment variables and the convention file it found. Sessions are remembered as files
 //! in `$FAKE_AGENT_SESSIONS`, else `$FAKE_AGENT_HOME/sessions/` (default: `<cwd>/.fake-agent`).
@@ -74,7 +79,51 @@ fn run() -> i32 {
     if let Some((name, _)) = &convention {
         println!("read {name}");
     }
-    repl(transcript.as_deref())
+    let hooks = flag_value(&args, "--settings")
+        .and_then(|file| std::fs::read_to_string(file).ok())
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .map(|settings| settings["hooks"].clone())
+        .unwrap_or_default();
+    repl(transcript.as_deref(), &Hooks(hooks))
+}
+
+/// The `hooks` of a Claude-style settings file.
+struct Hooks(serde_json::Value);
+
+impl Hooks {
+    /// Runs every command hook of `event` (whose group matcher, if any, matches `matcher`),
+    /// waiting for each, as Claude Code does.
+    fn fire(&self, event: &str, matcher: &str) {
+        let Some(groups) = self.0.get(event).and_then(|g| g.as_array()) else {
+            return;
+        };
+        for group in groups {
+            let matches = group["matcher"]
+                .as_str()
+                .is_none_or(|m| m == "*" || m.split('|').any(|part| part == matcher));
+            if !matches {
+                continue;
+            }
+            for hook in group["hooks"].as_array().into_iter().flatten() {
+                let Some(command) = hook["command"].as_str() else {
+                    continue;
+                };
+                let payload =
+                    serde_json::json!({"hook_event_name": event, "notification_type": matcher});
+                let child = std::process::Command::new("sh")
+                    .args(["-c", command])
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null())
+                    .spawn();
+                if let Ok(mut child) = child {
+                    if let Some(mut stdin) = child.stdin.take() {
+                        let _ = writeln!(stdin, "{payload}");
+                    }
+                    let _ = child.wait();
+                }
+            }
+        }
+    }
 }
 
 fn record(args: &[String], cwd: &std::path::Path, convention: Option<&(String, String)>) {
@@ -107,7 +156,7 @@ fn record(args: &[String], cwd: &std::path::Path, convention: Option<&(String, S
 }
 
 /// Answers lines; each one is appended to the transcript (created by the first).
-fn repl(transcript: Option<&std::path::Path>) -> i32 {
+fn repl(transcript: Option<&std::path::Path>, hooks: &Hooks) -> i32 {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let _ = write!(out, "fake> ");
@@ -121,8 +170,16 @@ fn repl(transcript: Option<&std::path::Path>) -> i32 {
         if let Some(file) = transcript {
             save(file, line);
         }
+        hooks.fire("UserPromptSubmit", "");
+        if line == "ask-permission" {
+            hooks.fire("Notification", "permission_prompt");
+            let _ = writeln!(out, "Do you want to proceed? (fake)");
+            let _ = out.flush();
+            continue;
+        }
         let _ = write!(out, "you said: {line}\nfake> ");
         let _ = out.flush();
+        hooks.fire("Stop", "");
     }
     0
 }

@@ -1,3 +1,4 @@
+mod agent_states;
 mod ask;
 mod filedrop;
 mod launch;

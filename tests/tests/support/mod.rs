@@ -1,5 +1,7 @@
 //! A real project in a temp dir, real adapters, and a profile that runs `fake-agent`.
 
+pub mod served;
+
 use idea_application::agents::{self, NewAgent};
 use idea_application::{Deps, Ports, layouts};
 use idea_domain::CellRef;
@@ -134,7 +136,7 @@ pub fn world() -> World {
     World { dir, deps, events }
 }
 
-fn write_profiles(dir: &Path) -> PathBuf {
+pub fn write_profiles(dir: &Path) -> PathBuf {
     let file = dir.join("profiles.json");
     let profiles = serde_json::json!({"version": 1, "profiles": [{
         "id": "fake",
