@@ -166,7 +166,7 @@ fn gemini_cli_starts_clean_and_resumes() {
 
 /// With a permissions file the CLI runs under IdeA's kernel sandbox, starts, and answers.
 fn sandboxed_exchange(cli: Cli) {
-    let rules = r#"{"permissions": {"deny": ["Read(./secret.txt)"]}}"#;
+    let rules = r#"{"permissions": {"allow": ["Bash(git status)", "Read"], "deny": ["Read(./secret.txt)"]}}"#;
     let mut rig = Rig::start_with(cli, Some(rules));
     let marker = format!("CODEWORD-{}", cli.profile.to_uppercase());
     let cell = rig.agent_in_first_cell("Scout", &marker);

@@ -10,11 +10,12 @@ use idea_domain::filedrop::{REQUESTS_DIR, requester_folder};
 use idea_domain::invocation::agent_cwd;
 use idea_domain::permissions::PermissionSet;
 use idea_domain::permissions::claude::{CLAUDE_SETTINGS, claude_settings};
+use idea_domain::permissions::gemini::gemini_args;
 use idea_domain::ports::SandboxSetupError;
 use idea_domain::profile::CliHome;
 use idea_domain::sandbox::{
     AgentSandboxInputs, IdeaiListing, ResolvedDenial, SandboxInputs, SandboxPlan, agent_plan,
-    cli_state, compile_plan, literal_path, temp_dirs,
+    cli_state, compile_plan, literal_path, sandboxed_cli_args, temp_dirs,
 };
 
 /// A plan, and whether the rules call for it (without rules agents run natively; the plan
@@ -32,21 +33,39 @@ pub struct PlanFor {
 /// # Errors
 /// `SANDBOX_FAILED`: a rule's glob that cannot be expanded, a folder that cannot be made. The
 /// agent must not start with a denial dropped.
-pub(crate) fn for_start(deps: &Deps, start: &AgentStart<'_>) -> AppResult<Option<SandboxPlan>> {
+pub(crate) fn for_start(deps: &Deps, start: &AgentStart<'_>) -> AppResult<SandboxStart> {
     let rules = crate::permissions::load(deps);
     advise_cli(deps, start, &rules)?;
-    if !rules.has_rules() {
-        return Ok(None);
+    let plan = if rules.has_rules() {
+        Some(compile(deps, &rules, start)?)
+    } else {
+        None
+    };
+    let mut cli_args = sandboxed_cli_args(start.profile, plan.is_some());
+    if start.profile.home == Some(CliHome::Gemini) {
+        cli_args.extend(gemini_args(&rules));
     }
-    compile(deps, &rules, start).map(Some)
+    Ok(SandboxStart { plan, cli_args })
+}
+
+/// What a start gets from the permission rules.
+#[derive(Debug)]
+pub(crate) struct SandboxStart {
+    /// The kernel plan; `None` without rules (native).
+    pub plan: Option<SandboxPlan>,
+    /// Options of the CLI's own, put before its other arguments: Codex's sandbox mode under
+    /// IdeA's plan, Gemini's approval mode and allowed tools from the rules.
+    pub cli_args: Vec<String>,
 }
 
 /// The CLI's own permission settings, from the rules (advisory: the CLI asks or refuses by
 /// itself). Claude Code: `.claude/settings.local.json` in its working folder, seeded (a file
 /// the user edited is kept), written also without rules so that no stale rule outlives its
-/// removal. Codex gets its sandbox mode on the command line ([`sandboxed_cli_args`]).
+/// removal. Codex gets its sandbox mode, and Gemini CLI its approval mode and allowed tools,
+/// on the command line ([`sandboxed_cli_args`], [`gemini_args`]).
 ///
 /// [`sandboxed_cli_args`]: idea_domain::sandbox::sandboxed_cli_args
+/// [`gemini_args`]: idea_domain::permissions::gemini::gemini_args
 fn advise_cli(deps: &Deps, start: &AgentStart<'_>, rules: &PermissionSet) -> AppResult<()> {
     if start.profile.home == Some(CliHome::ClaudeCode) && start.cwd.starts_with(start.run_dir) {
         let path = start.cwd.join(CLAUDE_SETTINGS);

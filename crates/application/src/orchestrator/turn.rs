@@ -14,7 +14,6 @@ use idea_domain::invocation::{
 use idea_domain::orchestrator::{AskAnswer, Requester};
 use idea_domain::ports::TurnExit;
 use idea_domain::profile::AgentProfile;
-use idea_domain::sandbox::sandboxed_cli_args;
 use idea_domain::turn::{TurnError, TurnInputs, TurnSetupError, json_mode, turn_invocation};
 use idea_domain::{Agent, ConversationId, Party, RequestId};
 use std::sync::Arc;
@@ -83,11 +82,9 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         session: &plan,
     })
     .map_err(setup_error)?;
-    invocation.sandbox = crate::sandbox::for_start(deps, &start)?;
-    invocation.args.splice(
-        0..0,
-        sandboxed_cli_args(profile, invocation.sandbox.is_some()),
-    );
+    let sandbox = crate::sandbox::for_start(deps, &start)?;
+    invocation.sandbox = sandbox.plan;
+    invocation.args.splice(0..0, sandbox.cli_args);
     // The asked agent can ask others in turn: IdeA's MCP server, its options before a
     // subcommand such as Codex's `exec`.
     let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Turn)?;

@@ -15,7 +15,7 @@ use idea_domain::invocation::{
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
-use idea_domain::sandbox::{SandboxSummary, sandboxed_cli_args};
+use idea_domain::sandbox::SandboxSummary;
 use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, SpawnSpec, TerminalSize};
 use idea_domain::{AgentId, CellRef, ConversationId, DomainEvent, SessionId};
 use std::collections::BTreeMap;
@@ -132,9 +132,9 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let (mut spec, context) = prepare_invocation(&invocation);
     // The kernel sandbox from the permission rules (none without rules), and what the CLI's
     // own settings need under it.
-    spec.sandbox = crate::sandbox::for_start(deps, &start)?;
-    spec.args
-        .splice(0..0, sandboxed_cli_args(&profile, spec.sandbox.is_some()));
+    let sandbox = crate::sandbox::for_start(deps, &start)?;
+    spec.sandbox = sandbox.plan;
+    spec.args.splice(0..0, sandbox.cli_args);
     // IdeA's MCP server in the CLI's own configuration (its options before all others).
     let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Cell)?;
     spec.args.splice(0..0, mcp.args);

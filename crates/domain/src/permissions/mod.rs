@@ -10,6 +10,7 @@
 pub mod claude;
 pub mod command;
 pub mod file;
+pub mod gemini;
 pub mod path;
 pub mod rule;
 pub mod set;
