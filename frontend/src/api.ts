@@ -102,7 +102,7 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   SESSION_EXITED: () => "This terminal's process has already exited.",
   INPUT_FULL: () => "This terminal's program is not reading its input; what you typed was dropped.",
   COMMAND_NOT_FOUND: (e) =>
-    `Could not start ${e.command}: it is not installed or not on PATH. (\`idea doctor\` lists the CLIs found.)`,
+    `Could not start ${e.command}: it is not installed, or not on the PATH IdeA was started with. The agent picker shows how to install it.`,
   SPAWN_FAILED: ({ message: m }) => `Could not start the process: ${m}`,
   SANDBOX_FAILED: ({ message: m }) =>
     `Not started: the permission rules call for a sandbox this machine cannot apply. ${m}`,

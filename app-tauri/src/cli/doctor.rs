@@ -84,7 +84,13 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
             let command = resolve_command(&p.command);
             let path = probe::find_on_path(&command, path_var.as_deref());
             let (version, problem) = match &path {
-                None => (None, Some("not found on PATH".to_owned())),
+                None => (
+                    None,
+                    Some(match &p.install_hint {
+                        Some(hint) => format!("not found on PATH; install it with: {hint}"),
+                        None => "not found on PATH".to_owned(),
+                    }),
+                ),
                 Some(found) => {
                     match probe::command_version(found, &p.version_args, Duration::from_secs(10)) {
                         Ok(v) => (Some(v), None),

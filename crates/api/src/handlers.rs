@@ -21,9 +21,16 @@ pub(crate) fn get_project(deps: &Deps, (): ()) -> AppResult<Project> {
 }
 
 pub(crate) fn list_profiles(deps: &Deps, (): ()) -> AppResult<ProfilesAnswer> {
+    let profiles = deps.profiles.profiles();
+    let missing = profiles
+        .iter()
+        .filter(|p| !deps.profiles.is_installed(p))
+        .map(|p| p.id.clone())
+        .collect();
     Ok(ProfilesAnswer {
-        profiles: deps.profiles.profiles(),
+        profiles,
         problems: deps.profiles.problems(),
+        missing,
     })
 }
 

@@ -176,6 +176,9 @@ params! {
     pub struct ProfilesAnswer {
         pub profiles: Vec<AgentProfile>,
         pub problems: Vec<ProfileProblem>,
+        /// Profiles whose program is not found on the PATH an agent would get (their
+        /// `installHint` says how to install it).
+        pub missing: Vec<ProfileId>,
     }
 
     /// `attachTerminal`'s answer; the output follows on the transport's terminal stream.

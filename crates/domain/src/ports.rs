@@ -192,6 +192,11 @@ pub trait ProfileCatalog: Send + Sync {
     fn get(&self, id: &ProfileId) -> Option<AgentProfile> {
         self.profiles().into_iter().find(|p| &p.id == id)
     }
+    /// Whether `profile`'s program can be found (on the `PATH` an agent would get). True when
+    /// the catalogue cannot tell.
+    fn is_installed(&self, _profile: &AgentProfile) -> bool {
+        true
+    }
 }
 
 /// One permissions file as read now.

@@ -213,6 +213,9 @@ pub struct AgentProfile {
     /// Arguments that print the CLI's version (`idea doctor`).
     #[serde(default = "default_version_args")]
     pub version_args: Vec<String>,
+    /// How a user installs the CLI, shown where it is missing (the picker, `idea doctor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install_hint: Option<String>,
 }
 
 fn default_version_args() -> Vec<String> {

@@ -39,6 +39,7 @@ export function AgentPicker(props: {
               key={agent.agentId}
               agent={agent}
               profile={data.profilesById.get(agent.profileId)}
+              missing={data.missingProfiles.has(agent.profileId)}
               assigned={agent.agentId === leaf.agent}
               elsewhere={live && live.cell?.nodeId !== leaf.id ? live : undefined}
               busy={props.busy}

@@ -9,6 +9,8 @@ import { ProfileBadge } from "./ProfileBadge";
 export function PickerEntry(props: {
   agent: Agent;
   profile: AgentProfile | undefined;
+  /** Its CLI is not installed: marked, with the profile's install hint. */
+  missing?: boolean;
   assigned: boolean;
   elsewhere: SessionInfo | undefined;
   busy: boolean;
@@ -18,8 +20,10 @@ export function PickerEntry(props: {
 }) {
   const { goToCell } = useWorkspace();
   const { agent, elsewhere } = props;
+  const hint = props.profile?.installHint;
+  const missingText = `${props.profile?.name ?? agent.profileId} is not installed on this machine${hint ? `. Install it with: ${hint}` : ""}`;
   return (
-    <li className={`picker-entry${elsewhere ? " greyed" : ""}${props.assigned ? " assigned" : ""}`}>
+    <li className={`picker-entry${elsewhere || props.missing ? " greyed" : ""}${props.assigned ? " assigned" : ""}`}>
       <button
         type="button"
         className="picker-main"
@@ -27,16 +31,23 @@ export function PickerEntry(props: {
         data-agent-id={agent.agentId}
         data-agent-name={agent.name}
         data-running-elsewhere={elsewhere ? "true" : "false"}
+        data-missing={props.missing ? "true" : "false"}
         data-autofocus={props.assigned || undefined}
         disabled={props.busy}
-        title={elsewhere ? `${agent.name} is already running in another cell` : `Launch ${agent.name} here`}
+        title={props.missing ? missingText : elsewhere ? `${agent.name} is already running in another cell` : `Launch ${agent.name} here`}
         onClick={props.onLaunch}
       >
         <span className="picker-name">{agent.name}</span>
         <ProfileBadge profile={props.profile} profileId={agent.profileId} />
         {props.assigned && <span className="picker-hint">last in this cell</span>}
         {elsewhere && <span className="picker-hint">running in another cell</span>}
+        {props.missing && <span className="picker-hint">not installed</span>}
       </button>
+      {props.missing && (
+        <p className="picker-install" data-testid="picker-install">
+          {missingText}
+        </p>
+      )}
       {props.onChat && (
         <button type="button" className="small" data-testid="picker-chat" title={`Chat with ${agent.name} here (its JSON mode, no terminal)`} onClick={props.onChat}>
           Chat

@@ -37,4 +37,8 @@ seedFiles?: Array<SeedFile>,
 /**
  * Arguments that print the CLI's version (`idea doctor`).
  */
-versionArgs: Array<string>, };
+versionArgs: Array<string>, 
+/**
+ * How a user installs the CLI, shown where it is missing (the picker, `idea doctor`).
+ */
+installHint?: string | null, };

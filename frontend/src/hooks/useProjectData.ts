@@ -10,6 +10,8 @@ export interface ProjectData {
   agentsById: Map<string, Agent>;
   profiles: AgentProfile[];
   profilesById: Map<string, AgentProfile>;
+  /** Profiles whose CLI is not installed (not on the PATH an agent would get). */
+  missingProfiles: Set<string>;
   profileProblems: ProfileProblem[];
   templates: PersonaTemplate[];
   /** Why the project could not be read, if it could not. */
@@ -22,6 +24,7 @@ export function useProjectData(epoch: number): ProjectData {
   const [project, setProject] = useState<Project | null>(null);
   const [agents, setAgents] = useState<Agent[]>([]);
   const [profiles, setProfiles] = useState<AgentProfile[]>([]);
+  const [missing, setMissing] = useState<string[]>([]);
   const [profileProblems, setProfileProblems] = useState<ProfileProblem[]>([]);
   const [templates, setTemplates] = useState<PersonaTemplate[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -48,6 +51,7 @@ export function useProjectData(epoch: number): ProjectData {
         if (cancelled) return;
         setProject(p);
         setProfiles(profileAnswer.profiles);
+        setMissing(profileAnswer.missing);
         setProfileProblems(profileAnswer.problems);
         setTemplates(t);
       } catch (error) {
@@ -68,6 +72,7 @@ export function useProjectData(epoch: number): ProjectData {
 
   const agentsById = useMemo(() => new Map(agents.map((a) => [a.agentId, a])), [agents]);
   const profilesById = useMemo(() => new Map(profiles.map((p) => [p.id, p])), [profiles]);
+  const missingProfiles = useMemo(() => new Set(missing), [missing]);
 
-  return { project, agents, agentsById, profiles, profilesById, profileProblems, templates, loadError, refreshAgents };
+  return { project, agents, agentsById, profiles, profilesById, missingProfiles, profileProblems, templates, loadError, refreshAgents };
 }

@@ -202,6 +202,7 @@ impl ProfileCatalog for StaticCatalog {
             },
             seed_files: vec![],
             version_args: vec!["--version".into()],
+            install_hint: None,
         })
         .collect()
     }

@@ -20,6 +20,7 @@ fn profile(injection: ContextInjection) -> AgentProfile {
         home: None,
         seed_files: vec![],
         version_args: vec![],
+        install_hint: None,
     }
 }
 

@@ -158,6 +158,7 @@ fn codex_gets_full_access_only_under_ideas_sandbox() {
         home,
         seed_files: vec![],
         version_args: vec![],
+        install_hint: None,
     };
     let codex = profile(Some(CliHome::Codex));
     assert_eq!(

@@ -185,6 +185,7 @@ fn profile(command: &str, home: Option<CliHome>) -> AgentProfile {
         home,
         seed_files: vec![],
         version_args: vec![],
+        install_hint: None,
     }
 }
 

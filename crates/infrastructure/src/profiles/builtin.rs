@@ -70,7 +70,22 @@ fn agent(id: &str, name: &str, command: &str, context_injection: ContextInjectio
         home: None,
         seed_files: Vec::new(),
         version_args: strings(&["--version"]),
+        install_hint: install_hint(id),
     }
+}
+
+/// How a user installs each built-in CLI (its package at the version the profile was checked
+/// against or later); the picker and `idea doctor` show it when the command is missing.
+fn install_hint(id: &str) -> Option<String> {
+    let hint = match id {
+        CLAUDE_CODE => "npm install -g @anthropic-ai/claude-code",
+        CODEX => "npm install -g @openai/codex",
+        GEMINI => "npm install -g @google/gemini-cli",
+        AIDER => "python3 -m pip install aider-install && aider-install",
+        OPENCODE => "npm install -g opencode-ai",
+        _ => return None,
+    };
+    Some(hint.to_owned())
 }
 
 /// Claude Code — checked against `claude --help` of `@anthropic-ai/claude-code` 2.1.332 (and

@@ -58,6 +58,19 @@ impl ProfileCatalog for FsProfileCatalog {
     fn problems(&self) -> Vec<ProfileProblem> {
         self.problems.clone()
     }
+
+    fn is_installed(&self, profile: &AgentProfile) -> bool {
+        if profile.command == "{loginShell}" || profile.via_shell {
+            return true;
+        }
+        // The agent's PATH: the profile's own, else the one it inherits from IdeA.
+        let path = profile
+            .env
+            .get("PATH")
+            .map(std::ffi::OsString::from)
+            .or_else(|| std::env::var_os("PATH"));
+        crate::probe::find_on_path(&profile.command, path.as_deref()).is_some()
+    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ fn claude() -> AgentProfile {
         home: None,
         seed_files: vec![],
         version_args: vec![],
+        install_hint: None,
     }
 }
 
