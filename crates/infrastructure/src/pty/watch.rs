@@ -81,11 +81,18 @@ impl std::fmt::Debug for ScreenWatch {
     }
 }
 
+/// The screen model's size: the terminal's, but at least one row and two columns (vt100 0.16
+/// subtracts a wide character's width from the columns and underflows below two).
+fn model_size(size: TerminalSize) -> (u16, u16) {
+    (size.rows.max(1), size.cols.max(2))
+}
+
 impl ScreenWatch {
     /// Starts watching a terminal of `size`; the ticker thread ends when the watch is dropped
     /// or stopped.
     pub(crate) fn start(watch: TerminalWatch, size: TerminalSize) -> std::io::Result<Arc<Self>> {
-        let parser = vt100::Parser::new_with_callbacks(size.rows, size.cols, 0, Alerts::default());
+        let (rows, cols) = model_size(size);
+        let parser = vt100::Parser::new_with_callbacks(rows, cols, 0, Alerts::default());
         let this = Arc::new(Self {
             screen: Mutex::new(Screen {
                 parser,
@@ -111,7 +118,16 @@ impl ScreenWatch {
             if screen.stopped {
                 return;
             }
-            screen.parser.process(bytes);
+            // The screen model is a reading aid: should the VT parser ever panic on some output,
+            // this session loses its screen detectors, never its reader thread.
+            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                screen.parser.process(bytes);
+            }));
+            if parsed.is_err() {
+                tracing::warn!("terminal screen model failed on this output: screen detectors off");
+                screen.stopped = true;
+                return;
+            }
             screen.last_output = Instant::now();
             screen.dirty = true;
             let mut signals = std::mem::take(&mut screen.parser.callbacks_mut().0);
@@ -128,7 +144,8 @@ impl ScreenWatch {
 
     pub(crate) fn resize(&self, size: TerminalSize) {
         let mut screen = lock(&self.screen);
-        screen.parser.screen_mut().set_size(size.rows, size.cols);
+        let (rows, cols) = model_size(size);
+        screen.parser.screen_mut().set_size(rows, cols);
         screen.dirty = true;
     }
 
@@ -205,6 +222,21 @@ mod tests {
 
     fn next(rx: &mpsc::Receiver<TerminalSignal>) -> TerminalSignal {
         rx.recv_timeout(Duration::from_secs(3)).expect("a signal")
+    }
+
+    /// Found by the fuzz run (seed 501936162): vt100 0.16 subtracts a wide character's width
+    /// from the screen's columns, which underflowed on a 1-column terminal and killed the PTY
+    /// reader thread, so the session could no longer be stopped.
+    #[test]
+    fn a_wide_character_on_a_one_column_terminal_does_not_panic() {
+        let (w, _rx) = watch(None);
+        for cols in [0, 1, 2] {
+            w.resize(TerminalSize { rows: 1, cols });
+            w.feed("你好\u{1F600}ab\r\n".as_bytes());
+        }
+        let (w, _rx) = watch(None);
+        w.resize(TerminalSize { rows: 0, cols: 0 });
+        w.feed("\u{1F600}".as_bytes());
     }
 
     #[test]
