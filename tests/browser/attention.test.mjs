@@ -1,7 +1,8 @@
 // "Which agent needs me", end to end: the fake agent runs Claude Code's command hooks (IdeA's
 // `--settings` file); each hook's `idea hook` reports to the owner; an agent in a hidden layout
 // tab that reaches a permission prompt turns its tab badge, the page title and a browser
-// notification to "needs you"; clicking the notification lands on its cell.
+// notification to "needs you"; clicking the notification lands on its cell, and so do the
+// sessions overview's "Next needing me" and the command palette's.
 
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
@@ -87,6 +88,23 @@ describe("attention", () => {
 
     await page.evaluate(() => window.__notes.at(-1).note.onclick());
     await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === cell.nodeId)?.focused, "the notification did not land on the cell");
+
+    // From the other tab again: the sessions overview shows the state and jumps to the next
+    // agent that needs the user; so does the command palette.
+    await page.locator('[data-testid="tab"]', { hasText: "Other" }).click();
+    await waitUntil(async () => (await cells(page)).every((c) => c.nodeId !== cell.nodeId), "the other tab is not shown");
+    await page.locator('[data-testid="toggle-overview"]').click();
+    await waitUntil(
+      async () => (await page.locator('[data-testid="session-state"]').first().getAttribute("data-state")) === "needsYou",
+      "the overview does not show the state",
+    );
+    await page.locator('[data-testid="next-needing"]').click();
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === cell.nodeId)?.focused, "'Next needing me' did not land on the cell");
+    await page.locator('[data-testid="tab"]', { hasText: "Other" }).click();
+    await page.keyboard.press("Control+Shift+P");
+    await page.locator('[data-testid="palette-input"]').fill("needs me");
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === cell.nodeId)?.focused, "the palette's 'next agent that needs me' did not land on the cell");
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { request } from "../api";
 import { filterActions, paletteActions, type PaletteAction } from "../state/palette";
-import { findLeaf } from "../state/layoutTree";
+import { nextNeedingYou } from "../state/attention";
+import { findLeaf, leavesOf } from "../state/layoutTree";
+import type { Agent, Layouts, SessionInfo } from "../types";
 import { useWorkspace } from "../state/workspace";
 
 /** Ctrl+Shift+P (or the top bar's button): every action by name — split, close, launch an
@@ -36,6 +38,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose(): vo
       openShell: (layoutId, nodeId) =>
         act(request("openShell", { layoutId, nodeId, rows: 24, cols: 80 }).then((s) => sessions.upsert(s))),
       newAgent: workspace.openNewAgent,
+      nextNeedingYou: nextOf(sessions.byCell.values(), all, focused, data.agentsById),
       showLayout: (layoutId) => act(layouts.setActive(layoutId)),
     });
   }, [open, workspace]);
@@ -119,4 +122,18 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose(): vo
       </div>
     </div>
   );
+}
+
+/** The next agent that needs the user, in reading order after the focused cell. */
+function nextOf(
+  sessions: Iterable<SessionInfo>,
+  layouts: Layouts | null,
+  focused: string | null,
+  agents: Map<string, Agent>,
+): { layoutId: string; nodeId: string; name: string } | null {
+  const order = new Map<string, number>();
+  for (const layout of layouts?.layouts ?? []) for (const leaf of leavesOf(layout.tree)) order.set(leaf.id, order.size);
+  const next = nextNeedingYou(sessions, (s) => order.get(s.cell?.nodeId ?? "") ?? Number.MAX_SAFE_INTEGER, focused);
+  if (!next?.cell) return null;
+  return { layoutId: next.cell.layoutId, nodeId: next.cell.nodeId, name: agents.get(next.agentId ?? "")?.name ?? "an agent" };
 }

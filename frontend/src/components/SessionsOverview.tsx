@@ -1,15 +1,24 @@
 import { useEffect, useState } from "react";
+import { nextNeedingYou } from "../state/attention";
+import { leavesOf } from "../state/layoutTree";
 import { existingTerminal } from "../terminal/registry";
 import { useWorkspace } from "../state/workspace";
 import type { SessionInfo } from "../types";
 import { Icon } from "./Icon";
+import { StateBadge } from "./StateBadge";
 
-/** Every session across layout tabs: who, where, how it stands, its last line of output and
- * how long since its last output; a row jumps to the session's cell. */
+/** Every session across layout tabs, in reading order: who, where, its state, its last line of
+ * output and how long since its last output; a row jumps to the session's cell, and "Next
+ * needing me" to the next agent that needs the user. */
 export function SessionsOverview({ onClose }: { onClose(): void }) {
-  const { sessions, layouts, data, goToCell } = useWorkspace();
+  const { sessions, layouts, data, goToCell, focused } = useWorkspace();
   const now = useTick();
-  const rows = [...sessions.byCell.values()].filter((s) => s.cell);
+  // Reading order: layout tabs in order, then each layout's cells.
+  const order = new Map<string, number>();
+  for (const layout of layouts.layouts?.layouts ?? []) for (const leaf of leavesOf(layout.tree)) order.set(leaf.id, order.size);
+  const rank = (s: SessionInfo) => order.get(s.cell?.nodeId ?? "") ?? Number.MAX_SAFE_INTEGER;
+  const rows = [...sessions.byCell.values()].filter((s) => s.cell).sort((a, b) => rank(a) - rank(b));
+  const next = nextNeedingYou(rows, rank, focused);
 
   const nameOf = (session: SessionInfo) =>
     session.agentId ? (data.agentsById.get(session.agentId)?.name ?? "a deleted agent") : "Shell";
@@ -21,6 +30,16 @@ export function SessionsOverview({ onClose }: { onClose(): void }) {
         <span className="panel-title">Sessions</span>
         <span className="panel-count">{rows.length}</span>
         <span className="spacer" />
+        <button
+          type="button"
+          className="small"
+          data-testid="next-needing"
+          disabled={!next}
+          title={next ? "Go to the next agent that needs you" : "No agent needs you"}
+          onClick={() => next?.cell && goToCell(next.cell.layoutId, next.cell.nodeId)}
+        >
+          Next needing me
+        </button>
         <button type="button" className="icon" aria-label="Close the sessions overview" title="Close the sessions overview" onClick={onClose}>
           <Icon name="close" />
         </button>
@@ -42,7 +61,7 @@ export function SessionsOverview({ onClose }: { onClose(): void }) {
               >
                 <span className="session-name">{nameOf(session)}</span>
                 <span className="muted">{layoutOf(session)}</span>
-                <span className={`session-status status-${session.status}`}>{session.status}</span>
+                {session.agentId ? <StateBadge session={session} testId="session-state" /> : <span className={`session-status status-${session.status}`}>{session.status}</span>}
                 <span className="session-last-line" data-testid="session-last-line">
                   {terminal?.lastLine() ?? ""}
                 </span>

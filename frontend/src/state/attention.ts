@@ -14,6 +14,15 @@ export function needingYou(sessions: Iterable<SessionInfo>): SessionInfo[] {
   return [...sessions].filter((s) => s.agentId && s.status === "running" && s.state === "needsYou");
 }
 
+/** The session that needs the user after cell `current` (in `order`, wrapping round), or the
+ * first one that does when `current` is not among them. */
+export function nextNeedingYou(sessions: Iterable<SessionInfo>, order: (s: SessionInfo) => number, current: string | null): SessionInfo | null {
+  const waiting = needingYou(sessions).sort((a, b) => order(a) - order(b));
+  if (waiting.length === 0) return null;
+  const at = waiting.findIndex((s) => s.cell?.nodeId === current);
+  return waiting[(at + 1) % waiting.length] ?? null;
+}
+
 /** How many of `sessions` in layout `layoutId` need the user. */
 export function needingYouIn(sessions: Iterable<SessionInfo>, layoutId: string): number {
   return needingYou(sessions).filter((s) => s.cell?.layoutId === layoutId).length;

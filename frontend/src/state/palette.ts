@@ -25,11 +25,22 @@ export interface PaletteContext {
   openShell(layoutId: string, nodeId: string): void;
   newAgent(): void;
   showLayout(layoutId: string): void;
+  /** The next agent that needs the user, if any (see `nextNeedingYou`). */
+  nextNeedingYou: { layoutId: string; nodeId: string; name: string } | null;
 }
 
 /** Every action the palette offers now, most useful first. */
 export function paletteActions(ctx: PaletteContext): PaletteAction[] {
   const actions: PaletteAction[] = [];
+  const next = ctx.nextNeedingYou;
+  if (next) {
+    actions.push({
+      id: "next-needing",
+      label: "Go to the next agent that needs me",
+      hint: next.name,
+      run: () => ctx.goToCell(next.layoutId, next.nodeId),
+    });
+  }
   const here = ctx.focused;
   if (here) {
     const { layoutId, nodeId } = here;
