@@ -11,6 +11,7 @@ use idea_domain::filedrop::file_drop_guide;
 use idea_domain::invocation::seed_plan;
 use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
 use idea_domain::profile::AgentProfile;
+use idea_domain::sandbox::SandboxPlan;
 use std::path::{Path, PathBuf};
 
 /// Memory recall budget in the convention file, in tokens.
@@ -59,7 +60,7 @@ pub(crate) enum StartKind {
 ///
 /// # Errors
 /// Store errors (writing the CLI's MCP configuration into the run dir).
-pub(crate) fn hand_mcp_server(
+fn hand_mcp_server(
     deps: &Deps,
     start: &AgentStart<'_>,
     kind: StartKind,
@@ -93,7 +94,7 @@ pub(crate) fn hand_mcp_server(
 ///
 /// # Errors
 /// Store errors (writing into the run dir).
-pub(crate) fn hand_hooks(
+fn hand_hooks(
     deps: &Deps,
     start: &AgentStart<'_>,
     mcp_files: &[(PathBuf, String)],
@@ -123,6 +124,47 @@ pub(crate) fn hand_hooks(
         }
     }
     Ok(handoff.args)
+}
+
+/// What IdeA adds to a start of the agent's CLI, in a cell or for a turn.
+#[derive(Debug)]
+pub(crate) struct StartAdditions {
+    /// Options put before the CLI's own arguments: its hooks (a cell), IdeA's MCP server, and
+    /// what the permission rules ask of the CLI's own settings.
+    pub lead_args: Vec<String>,
+    /// Variables set on top of the CLI's (the MCP server's settings file, for Gemini).
+    pub env: Vec<(String, String)>,
+    /// The kernel sandbox; `None` without rules.
+    pub sandbox: Option<SandboxPlan>,
+    /// The convention file's section on reaching the other agents.
+    pub orchestration: String,
+}
+
+/// The sandbox from the permission rules, IdeA's MCP server (or the file-drop guide) and, in a
+/// cell, the hooks that report the agent's state: files written, options and variables
+/// returned.
+///
+/// # Errors
+/// `SANDBOX_FAILED`, store errors.
+pub(crate) fn start_additions(
+    deps: &Deps,
+    start: &AgentStart<'_>,
+    kind: StartKind,
+) -> AppResult<StartAdditions> {
+    let sandbox = crate::sandbox::for_start(deps, start)?;
+    let (mcp, orchestration) = hand_mcp_server(deps, start, kind)?;
+    let mut lead_args = match kind {
+        StartKind::Cell => hand_hooks(deps, start, &mcp.files)?,
+        StartKind::Turn => Vec::new(),
+    };
+    lead_args.extend(mcp.args);
+    lead_args.extend(sandbox.cli_args);
+    Ok(StartAdditions {
+        lead_args,
+        env: mcp.env,
+        sandbox: sandbox.plan,
+        orchestration,
+    })
 }
 
 /// Seeds the run dir's per-CLI files and writes the composed context to `context_file`, with

@@ -6,7 +6,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::pair::remember;
 use crate::prepare::{
-    AgentStart, StartKind, hand_mcp_server, trust_handed_folders, write_context_files,
+    AgentStart, StartKind, start_additions, trust_handed_folders, write_context_files,
 };
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
@@ -82,19 +82,17 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         session: &plan,
     })
     .map_err(setup_error)?;
-    let sandbox = crate::sandbox::for_start(deps, &start)?;
-    invocation.sandbox = sandbox.plan;
-    invocation.args.splice(0..0, sandbox.cli_args);
-    // The asked agent can ask others in turn: IdeA's MCP server, its options before a
-    // subcommand such as Codex's `exec`.
-    let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Turn)?;
-    invocation.args.splice(0..0, mcp.args);
-    invocation.env.extend(mcp.env);
+    // The sandbox and the CLI's settings under it, and IdeA's MCP server (the asked agent can
+    // ask others in turn): options before a subcommand such as Codex's `exec`.
+    let extra = start_additions(deps, &start, StartKind::Turn)?;
+    invocation.sandbox = extra.sandbox;
+    invocation.args.splice(0..0, extra.lead_args);
+    invocation.env.extend(extra.env);
     write_context_files(
         deps,
         &start,
         invocation.context_file.as_deref(),
-        &orchestration,
+        &extra.orchestration,
     )?;
     let request = turn.request_id;
     if deps.requests.is_cancelled(request) {

@@ -7,7 +7,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::pair::user_pair;
 use crate::prepare::{
-    AgentStart, StartKind, hand_hooks, hand_mcp_server, trust_handed_folders, write_context_files,
+    AgentStart, StartKind, start_additions, trust_handed_folders, write_context_files,
 };
 use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::invocation::{
@@ -130,20 +130,15 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         size,
     };
     let (mut spec, context) = prepare_invocation(&invocation);
-    // The kernel sandbox from the permission rules (none without rules), and what the CLI's
-    // own settings need under it.
-    let sandbox = crate::sandbox::for_start(deps, &start)?;
-    spec.sandbox = sandbox.plan;
-    spec.args.splice(0..0, sandbox.cli_args);
-    // IdeA's MCP server in the CLI's own configuration (its options before all others).
-    let (mcp, orchestration) = hand_mcp_server(deps, &start, StartKind::Cell)?;
-    spec.args.splice(0..0, mcp.args);
-    spec.env.extend(mcp.env);
-    // Its hooks report its turns (agent states); a terminal cell only, not a turn.
-    let hooks = hand_hooks(deps, &start, &mcp.files)?;
-    spec.args.splice(0..0, hooks);
+    // The kernel sandbox from the permission rules (none without rules) and what the CLI's own
+    // settings need under it, IdeA's MCP server, and the hooks that report the agent's state:
+    // their options before all others.
+    let extra = start_additions(deps, &start, StartKind::Cell)?;
+    spec.sandbox = extra.sandbox;
+    spec.args.splice(0..0, extra.lead_args);
+    spec.env.extend(extra.env);
     // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
-    write_context_files(deps, &start, context.file.as_deref(), &orchestration)?;
+    write_context_files(deps, &start, context.file.as_deref(), &extra.orchestration)?;
     // The cell now shows this agent and remembers its conversation.
     let (conversation_id, engine_session_id) = match &plan {
         SessionPlan::Resume(id) | SessionPlan::Assign(id) => {
