@@ -5,6 +5,7 @@
 //! application feeds it to a [`StateTracker`] per session.
 
 mod hooks;
+mod reports;
 mod screen;
 mod tracker;
 
@@ -12,6 +13,7 @@ pub use hooks::{
     HOOK_SETTINGS_FILE, HookBridge, HookEvent, HookHandoff, UnknownHookEvent, hook_handoff,
     with_settings_hooks,
 };
+pub use reports::is_typed_by_user;
 pub use screen::{ScreenDetector, ScreenFinding, detect_screen};
 pub use tracker::StateTracker;
 

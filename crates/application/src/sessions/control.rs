@@ -88,7 +88,10 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
         PtyError::InputFull { .. } => AppError::InputFull(e.to_string()),
         _ => AppError::SessionExited(id.to_string()),
     })?;
-    super::state::typed(deps, id);
+    // The terminal's own replies (focus events, cursor reports…) answer no prompt.
+    if idea_domain::agent_state::is_typed_by_user(bytes) {
+        super::state::typed(deps, id);
+    }
     Ok(())
 }
 
