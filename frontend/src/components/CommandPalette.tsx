@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { request } from "../api";
 import { filterActions, paletteActions, type PaletteAction } from "../state/palette";
 import { nextNeedingYou } from "../state/attention";
@@ -14,7 +14,8 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose(): vo
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
 
-  const actions = useMemo(() => {
+  // Rebuilt on every render while open: the workspace object changes with every render anyway.
+  const actions = (() => {
     if (!open) return [];
     const { layouts, data, sessions, focused, reportError } = workspace;
     const all = layouts.layouts;
@@ -41,7 +42,7 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose(): vo
       nextNeedingYou: nextOf(sessions.byCell.values(), all, focused, data.agentsById),
       showLayout: (layoutId) => act(layouts.setActive(layoutId)),
     });
-  }, [open, workspace]);
+  })();
 
   const shown = filterActions(actions, query);
   const current = Math.min(selected, Math.max(shown.length - 1, 0));

@@ -142,24 +142,8 @@ fn the_summary_leaves_out_devices_and_repeats_nothing() {
 
 #[test]
 fn codex_gets_full_access_only_under_ideas_sandbox() {
-    use crate::profile::{AgentProfile, CliHome, ContextInjection, CwdTemplate, ProfileId};
-    let profile = |home| AgentProfile {
-        id: ProfileId::new("p"),
-        name: "P".into(),
-        command: "codex".into(),
-        args: vec![],
-        cwd_template: CwdTemplate::AgentRunDir,
-        env: Default::default(),
-        context_injection: ContextInjection::None,
-        session: None,
-        mcp: None,
-        structured: None,
-        via_shell: false,
-        home,
-        seed_files: vec![],
-        version_args: vec![],
-        install_hint: None,
-    };
+    use crate::profile::CliHome;
+    let profile = |home| super::tests::profile("codex", home);
     let codex = profile(Some(CliHome::Codex));
     assert_eq!(
         sandboxed_cli_args(&codex, true),

@@ -169,7 +169,8 @@ fn denying_the_root_grants_nothing() {
     assert_eq!(write_layout(&plan), Layout::default());
 }
 
-fn profile(command: &str, home: Option<CliHome>) -> AgentProfile {
+/// A bare profile of `command` (shared with `agent_tests`).
+pub(super) fn profile(command: &str, home: Option<CliHome>) -> AgentProfile {
     AgentProfile {
         id: ProfileId::new("p"),
         name: "P".into(),
