@@ -5,11 +5,8 @@
 // sessions overview's "Next needing me" and the command palette's.
 
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { IDEA_BIN, cells, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
-
-const FAKE_AGENT = resolve(join(IDEA_BIN, "..", "fake-agent"));
+import { cells, fakeClaudeProfiles, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
 
 describe("attention", () => {
   let server;
@@ -18,17 +15,7 @@ describe("attention", () => {
   const pageErrors = [];
 
   before(async () => {
-    server = await startServer(null, {
-      profiles: () => [
-        {
-          id: "fake",
-          name: "Fake agent",
-          command: FAKE_AGENT,
-          home: { kind: "claudeCode" },
-          contextInjection: { kind: "conventionFile", target: "CLAUDE.md" },
-        },
-      ],
-    });
+    server = await startServer(null, { profiles: fakeClaudeProfiles });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(["notifications"], { origin: server.origin });

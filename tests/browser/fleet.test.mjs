@@ -4,11 +4,8 @@
 // the page and printed (a measurement, not an assertion: speed belongs to benchmarks).
 
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { IDEA_BIN, cells, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
-
-const FAKE_AGENT = resolve(join(IDEA_BIN, "..", "fake-agent"));
+import { cells, fakeClaudeProfiles, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
 
 /** Launches `agentId` in `nodeId` of `layoutId`; returns its session id. */
 async function launch(page, agentId, layoutId, nodeId) {
@@ -31,17 +28,7 @@ describe("four agents in two tabs", () => {
   const pageErrors = [];
 
   before(async () => {
-    server = await startServer(null, {
-      profiles: () => [
-        {
-          id: "fake",
-          name: "Fake agent",
-          command: FAKE_AGENT,
-          home: { kind: "claudeCode" },
-          contextInjection: { kind: "conventionFile", target: "CLAUDE.md" },
-        },
-      ],
-    });
+    server = await startServer(null, { profiles: fakeClaudeProfiles });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();

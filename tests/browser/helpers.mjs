@@ -96,6 +96,21 @@ export async function startServer(reuse = null, { profiles = null } = {}) {
 }
 
 /** The built-in runtime profile `id`, as `idea profiles --json` prints it. */
+/** The e2e fake agent (`tests/src/bin/fake-agent.rs`), built beside `idea`. */
+export const FAKE_AGENT = resolve(join(IDEA_BIN, "..", "fake-agent"));
+
+/** A user profile running the fake agent as a Claude Code look-alike: IdeA hands it Claude's
+ * `--settings` hooks and convention file, which it honours. For `startServer`'s `profiles`. */
+export const fakeClaudeProfiles = () => [
+  {
+    id: "fake",
+    name: "Fake agent",
+    command: FAKE_AGENT,
+    home: { kind: "claudeCode" },
+    contextInjection: { kind: "conventionFile", target: "CLAUDE.md" },
+  },
+];
+
 export async function builtinProfile(id) {
   const empty = await mkdtemp(join(tmpdir(), "idea-profiles-"));
   try {
