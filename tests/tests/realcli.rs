@@ -13,6 +13,8 @@
 //!   earlier turn is in the next request).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "realcli/permission.rs"]
+mod permission;
 #[path = "realcli/process.rs"]
 mod process;
 #[path = "realcli/rig.rs"]
@@ -21,6 +23,7 @@ mod rig;
 mod wire;
 
 use idea_e2e::user_setup;
+use permission::Asking;
 use rig::{Cli, Rig};
 use serde_json::json;
 
@@ -199,4 +202,52 @@ fn codex_runs_sandboxed() {
 #[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
 fn gemini_cli_runs_sandboxed() {
     sandboxed_exchange(GEMINI);
+}
+
+/// A permission prompt of the CLI's shell tool, as IdeA launches it.
+fn permission_prompt(cli: Cli, asking: Asking) {
+    let mut rig = Rig::start(cli);
+    permission::prompt_answer_and_idle(&mut rig, asking);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_permission_prompt_needs_you() {
+    permission_prompt(
+        CLAUDE,
+        Asking {
+            package: "@anthropic-ai/claude-code",
+            fixture: "claude",
+            allow: "\r",
+            quote: "Do you want to proceed?\n1. Yes\n2. No",
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_permission_prompt_needs_you() {
+    permission_prompt(
+        CODEX,
+        Asking {
+            package: "@openai/codex",
+            fixture: "codex",
+            allow: "\r",
+            quote: "Would you like to run the following command?\n1. Yes, proceed (y)\n2. No",
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_permission_prompt_needs_you() {
+    permission_prompt(
+        GEMINI,
+        Asking {
+            package: "@google/gemini-cli",
+            fixture: "gemini",
+            allow: "\r",
+            quote: "Allow execution of: 'touch'?\n1. Allow once\n2. No",
+        },
+    );
 }
