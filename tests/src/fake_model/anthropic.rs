@@ -145,7 +145,8 @@ fn answer_blocks(request: &Value) -> Vec<Value> {
         .get("tools")
         .and_then(Value::as_array)
         .is_some_and(|tools| tools.iter().any(|t| t.get("name") == Some(&json!("Bash"))));
-    if let (true, Some(command)) = (offers_bash, tool_call::requested_command(&last_user)) {
+    if let (true, Some(run)) = (offers_bash, tool_call::requested_command(&last_user)) {
+        let command = run.command;
         return vec![
             json!({"type": "text", "text": format!("I will run `{command}`.")}),
             json!({"type": "tool_use", "id": tool_call::call_id("toolu_"), "name": "Bash",

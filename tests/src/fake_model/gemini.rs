@@ -158,7 +158,7 @@ fn last_function_response(body: &Value) -> Option<String> {
 /// The call of `run_shell_command` (when the request declares it) for `please run: …` in the
 /// last user text, with the `{command, description}` Gemini CLI's tool takes.
 fn shell_call(body: &Value) -> Option<Value> {
-    let command = tool_call::requested_command(&last_user_text(body))?;
+    let command = tool_call::requested_command(&last_user_text(body))?.command;
     let declared = body
         .get("tools")?
         .as_array()?

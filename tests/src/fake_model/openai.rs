@@ -74,8 +74,8 @@ fn answer_items(request: &Value) -> Vec<Item> {
         return vec![Item::Message(tool_call::result_reply(&output))];
     }
     let last_user = last_user_text(request);
-    if let Some(call) = tool_call::requested_command(&last_user)
-        .and_then(|command| shell_call(request, &command))
+    if let Some(call) =
+        tool_call::requested_command(&last_user).and_then(|run| shell_call(request, &run))
     {
         return vec![call];
     }
@@ -106,8 +106,11 @@ fn last_function_output(request: &Value) -> Option<String> {
 
 /// The call of the request's shell tool running `command`, its arguments shaped by the tool's
 /// own parameters: Codex 0.171.0 offers `exec_command` (`cmd`, a string); older ones offered
-/// `shell` (`command`, an argv) or `shell_command` (`command`, a string).
-fn shell_call(request: &Value, command: &str) -> Option<Item> {
+/// `shell` (`command`, an argv) or `shell_command` (`command`, a string). Unsandboxed, the call
+/// asks for `sandbox_permissions: "require_escalated"` with a `justification` (the question
+/// Codex's approval prompt shows).
+fn shell_call(request: &Value, run: &tool_call::RunRequest) -> Option<Item> {
+    let command = run.command.as_str();
     let tools = request.get("tools")?.as_array()?;
     let tool = ["exec_command", "shell_command", "shell"]
         .iter()
@@ -121,6 +124,13 @@ fn shell_call(request: &Value, command: &str) -> Option<Item> {
         arguments.insert("command".into(), json!(["bash", "-lc", command]));
     } else {
         arguments.insert("command".into(), json!(command));
+    }
+    if run.unsandboxed && params.get("sandbox_permissions").is_some() {
+        arguments.insert("sandbox_permissions".into(), json!("require_escalated"));
+        arguments.insert(
+            "justification".into(),
+            json!(tool_call::description(command)),
+        );
     }
     Some(Item::FunctionCall {
         name,
@@ -385,7 +395,8 @@ mod tests {
     #[test]
     fn please_run_calls_the_offered_shell_tool_and_its_output_gets_a_message() {
         let exec = json!({"type": "function", "name": "exec_command", "parameters": {
-            "properties": {"cmd": {"type": "string"}, "justification": {"type": "string"}}}});
+            "properties": {"cmd": {"type": "string"}, "justification": {"type": "string"},
+                           "sandbox_permissions": {"type": "string"}}}});
         let ask = json!({"tools": [exec], "input": [
             {"type": "message", "role": "user", "content": [
                 {"type": "input_text", "text": "please run: touch proof.txt"}]}]});
@@ -396,14 +407,28 @@ mod tests {
         assert_eq!(name, "exec_command");
         let arguments: Value = serde_json::from_str(arguments).unwrap_or_default();
         assert_eq!(arguments["cmd"], "touch proof.txt");
+        assert_eq!(arguments.get("sandbox_permissions"), None);
+        let escalated = json!({"tools": ask["tools"], "input": [{"type": "message",
+            "role": "user", "content": "please run unsandboxed: touch proof.txt"}]});
+        let Some(Item::FunctionCall { arguments, .. }) = answer_items(&escalated).pop() else {
+            panic!("no call");
+        };
+        let arguments: Value = serde_json::from_str(&arguments).unwrap_or_default();
+        assert_eq!(arguments["sandbox_permissions"], "require_escalated");
+        assert!(arguments["justification"].is_string());
         let stream = sse_stream("m", &items);
         assert!(stream.contains("event: response.function_call_arguments.done\n"));
         let shell = json!({"type": "function", "name": "shell", "parameters": {
             "properties": {"command": {"type": "array"}}}});
-        let Some(Item::FunctionCall { arguments, .. }) = shell_call(&json!({"tools": [shell]}), "ls")
+        let ls = tool_call::RunRequest {
+            command: "ls".into(),
+            unsandboxed: true,
+        };
+        let Some(Item::FunctionCall { arguments, .. }) = shell_call(&json!({"tools": [shell]}), &ls)
         else {
             panic!("no call");
         };
+        // A tool without `sandbox_permissions` cannot ask to leave the sandbox.
         assert_eq!(arguments, r#"{"command":["bash","-lc","ls"]}"#);
         let ran = json!({"input": [
             {"type": "message", "role": "user", "content": "please run: touch proof.txt"},

@@ -6,11 +6,30 @@
 /// What a user message says to make the model call the shell tool.
 pub const RUN_MARKER: &str = "please run: ";
 
-/// The command a user message asks to run: what follows [`RUN_MARKER`], up to the line's end.
-pub fn requested_command(user_text: &str) -> Option<String> {
-    let (_, rest) = user_text.split_once(RUN_MARKER)?;
+/// The same, asking to run the command outside the CLI's own sandbox, where the tool lets
+/// the model ask for that (Codex's `sandbox_permissions: "require_escalated"`, which its
+/// approval policy `on-request` always puts to the user).
+pub const RUN_UNSANDBOXED_MARKER: &str = "please run unsandboxed: ";
+
+/// A command the user asked the model to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRequest {
+    pub command: String,
+    /// Outside the CLI's sandbox (where the tool can ask for it).
+    pub unsandboxed: bool,
+}
+
+/// The command a user message asks to run: what follows a marker, up to the line's end.
+pub fn requested_command(user_text: &str) -> Option<RunRequest> {
+    let (unsandboxed, rest) = match user_text.split_once(RUN_UNSANDBOXED_MARKER) {
+        Some((_, rest)) => (true, rest),
+        None => (false, user_text.split_once(RUN_MARKER)?.1),
+    };
     let command = rest.lines().next().unwrap_or_default().trim();
-    (!command.is_empty()).then(|| command.to_owned())
+    (!command.is_empty()).then(|| RunRequest {
+        command: command.to_owned(),
+        unsandboxed,
+    })
 }
 
 /// The answer once the tool ran: quotes its result, so a test sees that the tool ran.
@@ -38,11 +57,16 @@ mod tests {
 
     #[test]
     fn the_marker_names_the_command_up_to_the_line_end() {
+        let run = |text| requested_command(text).map(|r| (r.command, r.unsandboxed));
         assert_eq!(
-            requested_command("hi, please run: touch proof.txt\nthanks").as_deref(),
-            Some("touch proof.txt")
+            run("hi, please run: touch proof.txt\nthanks"),
+            Some(("touch proof.txt".to_owned(), false))
         );
-        assert_eq!(requested_command("please run:   "), None);
-        assert_eq!(requested_command("run touch proof.txt"), None);
+        assert_eq!(
+            run("please run unsandboxed: touch a"),
+            Some(("touch a".to_owned(), true))
+        );
+        assert_eq!(run("please run:   "), None);
+        assert_eq!(run("run touch proof.txt"), None);
     }
 }

@@ -19,17 +19,33 @@ pub struct Asking {
     pub package: &'static str,
     /// The fixtures' name prefix (`claude`, `codex`, `gemini`).
     pub fixture: &'static str,
+    /// What the user types to make the model ask for `touch proof.txt` (`fake_model::tool_call`).
+    pub ask: &'static str,
     /// The keys a user presses to allow the command once.
     pub allow: &'static str,
     /// The prompt's question and first options, as a user might paste them into a message.
     pub quote: &'static str,
+    /// A message whose turn runs a command that prints nothing for longer than IdeA's quiet
+    /// period, for a CLI whose quiet output is taken as the end of a turn (Codex): the turn
+    /// must end from the CLI's own signal, not from the quiet.
+    pub quiet_turn: Option<&'static str>,
+    /// A setting of the user's own (in the throwaway HOME) without which the CLI would not
+    /// ask, with the text its ready screen shows then; see each CLI in `realcli.rs`.
+    pub user_setting: Option<(fn(&Path), &'static str)>,
 }
+
+/// How long the prompt is left unanswered.
+const PROMPT_UP: Duration = Duration::from_secs(8);
 
 /// How long after its turn a session is watched for a wrong flip back to working.
 const AFTER_TURN: Duration = Duration::from_secs(12);
 
 /// The story, in a cell of `rig`'s CLI; prints the timeline of states (for the docs).
 pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
+    if let Some((set, ready)) = asking.user_setting {
+        set(&rig.home);
+        rig.cli.ready = ready;
+    }
     let cell = rig.agent_in_first_cell("Runner", "CODEWORD-PERMISSION");
     let launched = rig.launch(&cell);
     let id = launched["sessionId"].as_str().expect("sessionId").to_owned();
@@ -38,12 +54,17 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
     // Let the start-up settle into idle first, so every later state belongs to the turn.
     wait_state(rig, &id, 0, "idle", Duration::from_secs(30));
     let typed_at = rig.wire.states(&id).len();
-    rig.ask(&id, "please run: touch proof.txt", &["please run: touch proof.txt"]);
+    rig.ask(&id, asking.ask, &[asking.ask]);
 
     let asked = wait_state(rig, &id, typed_at, "needsYou", Duration::from_secs(60));
     // Let the prompt finish drawing before it is captured.
     rig.wire.pump(Duration::from_millis(1500));
     capture(rig, &id, asking, "shell-permission");
+    // The prompt stays up a while, as it would for a user looking elsewhere: a CLI that
+    // signals a prompt late (a hook, a desktop notification) shows it in the timeline.
+    eprintln!("{}: prompt captured at {}", rig.cli.profile, since(t0));
+    rig.wire.pump(PROMPT_UP);
+    eprintln!("{}: prompt left up until {}", rig.cli.profile, since(t0));
     let listed = rig.wire.call("listSessions", json!(null));
     let me = listed
         .as_array()
@@ -65,6 +86,7 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
         "writeTerminal",
         json!({"sessionId": id, "data": asking.allow}),
     );
+    eprintln!("{}: answered at {}", rig.cli.profile, since(t0));
     wait_state(rig, &id, answered_at, "working", Duration::from_secs(30));
     rig.wait_screen(&id, "FAKE-MODEL-TOOL-DONE");
     assert!(
@@ -77,12 +99,12 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
     let idle_at = rig.wire.states(&id).len();
     rig.wire.pump(AFTER_TURN);
     capture(rig, &id, asking, "answered");
-    let timeline = timeline(rig, &id, t0);
-    eprintln!("{}: timeline\n{timeline}", rig.cli.profile);
+    let turn = timeline(rig, &id, t0);
+    eprintln!("{}: timeline\n{turn}", rig.cli.profile);
     assert_eq!(
         rig.wire.states(&id).len(),
         idle_at,
-        "{}: the state changed after the turn ended:\n{timeline}",
+        "{}: the state changed after the turn ended:\n{turn}",
         rig.cli.profile
     );
 
@@ -96,7 +118,8 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
     rig.wire.pump(Duration::from_millis(500));
     rig.wire
         .call("writeTerminal", json!({"sessionId": id, "data": "\r"}));
-    rig.wait_screen(&id, "FAKE-MODEL-REPLY to: quote this");
+    // The CLIs may wrap a paste in tags of their own before the model sees it.
+    rig.wait_screen(&id, "FAKE-MODEL-REPLY to:");
     wait_state(rig, &id, quoted_at, "idle", Duration::from_secs(30));
     rig.wire.pump(Duration::from_millis(1500));
     capture(rig, &id, asking, "quoted-prompt");
@@ -110,6 +133,19 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
         rig.cli.profile,
         timeline(rig, &id, t0)
     );
+    if let Some(message) = asking.quiet_turn {
+        let from = rig.wire.states(&id).len();
+        rig.ask(&id, message, &[message]);
+        let idle = wait_state(rig, &id, from, "idle", Duration::from_secs(60));
+        assert_eq!(
+            idle["source"],
+            "hook",
+            "{}: a quiet command was taken for the turn's end:\n{}",
+            rig.cli.profile,
+            timeline(rig, &id, t0)
+        );
+    }
+    eprintln!("{}: whole timeline\n{}", rig.cli.profile, timeline(rig, &id, t0));
     rig.stop(&id);
 }
 
@@ -137,6 +173,11 @@ fn wait_state(rig: &mut Rig, id: &str, from: usize, state: &str, wait: Duration)
         }
         rig.wire.pump(Duration::from_millis(100));
     }
+}
+
+/// `+S.Ss` since `t0`.
+fn since(t0: Instant) -> String {
+    format!("+{:.1}s", t0.elapsed().as_secs_f64())
 }
 
 /// The session's states so far, one line each: seconds since `t0`, state, source, reason.
@@ -187,7 +228,8 @@ fn pinned_version(package: &str) -> String {
 }
 
 /// With `IDEA_REALCLI_CAPTURE` set, writes the session's visible rows as the fixture
-/// `<cli>-<version>-<what>.txt` (trailing blanks cut, as the detector ignores them).
+/// `<cli>-<version>-<what>.txt` (trailing blanks cut, as the detector ignores them; the rig's
+/// temp folder shown as `/rig`, or as `rig` where the CLI shortens the path).
 fn capture(rig: &Rig, id: &str, asking: Asking, what: &str) {
     if std::env::var_os("IDEA_REALCLI_CAPTURE").is_none() {
         return;
@@ -199,7 +241,13 @@ fn capture(rig: &Rig, id: &str, asking: Asking, what: &str) {
         .map(|r| r.trim_end().to_owned())
         .collect();
     let last = rows.iter().rposition(|r| !r.is_empty()).map_or(0, |i| i + 1);
-    let mut text = rows[..last].join("\n");
+    // The rig's temp folder says nothing about the prompt, and differs on every run.
+    let root = rig.project.parent().expect("the rig's folder");
+    let name = root.file_name().expect("a name").to_string_lossy();
+    let mut text = rows[..last]
+        .join("\n")
+        .replace(&root.display().to_string(), "/rig")
+        .replace(name.as_ref(), "rig");
     text.push('\n');
     let name = format!(
         "{}-{}-{what}.txt",

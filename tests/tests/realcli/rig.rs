@@ -57,7 +57,8 @@ pub fn real_cli_bin() -> PathBuf {
 
 pub struct Rig {
     pub cli: Cli,
-    home: PathBuf,
+    /// The throwaway HOME the CLI runs with.
+    pub home: PathBuf,
     /// The project `idea serve` serves.
     pub project: PathBuf,
     /// IdeA's user dir (its logs are in `logs/`).

@@ -111,7 +111,9 @@ impl Wire {
                 Err(tungstenite::Error::Io(e))
                     if matches!(
                         e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
                     ) => {}
                 Err(e) => panic!("the WebSocket failed: {e}"),
             }
