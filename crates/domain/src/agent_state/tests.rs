@@ -15,7 +15,7 @@ fn detect(detector: ScreenDetector, fixture: &str) -> Option<ScreenFinding> {
 
 /// The live screens of the pinned CLIs (`fixtures/README.md`): each CLI's shell-command
 /// prompt, the same screen once answered, and a transcript quoting the prompt's text.
-const LIVE: [(ScreenDetector, &str, &str, &str, &str); 2] = [
+const LIVE: [(ScreenDetector, &str, &str, &str, &str); 3] = [
     (
         ScreenDetector::ClaudeCode,
         include_str!("fixtures/claude-2.1.332-shell-permission.txt"),
@@ -29,6 +29,13 @@ const LIVE: [(ScreenDetector, &str, &str, &str, &str); 2] = [
         include_str!("fixtures/codex-0.171.0-answered.txt"),
         include_str!("fixtures/codex-0.171.0-quoted-prompt.txt"),
         "Would you like to run the following command?",
+    ),
+    (
+        ScreenDetector::Gemini,
+        include_str!("fixtures/gemini-0.61.0-shell-permission.txt"),
+        include_str!("fixtures/gemini-0.61.0-answered.txt"),
+        include_str!("fixtures/gemini-0.61.0-quoted-prompt.txt"),
+        "Allow execution of [Shell]?",
     ),
 ];
 
@@ -78,14 +85,16 @@ fn a_live_prompt_stays_detected_while_the_user_moves_through_its_options() {
             ScreenDetector::Gemini => '●',
         };
         let mut screen = rows(prompt);
+        // Inside the prompt's box border, if it has one.
+        let inside = |r: &String| r.trim_start_matches(['│', ' ']).to_owned();
         let first = screen
             .iter()
-            .position(|r| r.trim_start().starts_with(&format!("{marker} 1.")))
+            .position(|r| inside(r).starts_with(&format!("{marker} 1.")))
             .expect("the selected first choice");
         let second = first
             + screen[first..]
                 .iter()
-                .position(|r| r.trim_start().starts_with("2."))
+                .position(|r| inside(r).starts_with("2."))
                 .expect("a second choice");
         screen[first] = screen[first].replacen(marker, " ", 1);
         screen[second] = screen[second].replacen("  2.", &format!("{marker} 2."), 1);
@@ -123,6 +132,7 @@ fn near_misses_are_not_prompts() {
         // Another CLI's prompt.
         (ScreenDetector::Gemini, LIVE[0].1),
         (ScreenDetector::ClaudeCode, LIVE[1].1),
+        (ScreenDetector::Codex, LIVE[2].1),
     ];
     for (detector, screen) in cases {
         assert_eq!(detect(detector, screen), None, "{detector:?}:\n{screen}");
