@@ -23,7 +23,7 @@ mod rig;
 mod wire;
 
 use idea_e2e::user_setup;
-use permission::Asking;
+use permission::{Asking, UserSetting};
 use rig::{Cli, Rig};
 use serde_json::json;
 
@@ -240,7 +240,10 @@ fn claude_code_permission_prompt_needs_you() {
             // Claude Code 2.1.332 starts in auto mode, which runs `touch proof.txt` in its cwd
             // without asking (and without calling its classifier): a user who keeps the
             // classic mode sets `permissions.defaultMode` to "default" in their settings.
-            user_setting: Some((claude_default_mode, "? for shortcuts")),
+            user_setting: Some(UserSetting {
+                apply: claude_default_mode,
+                ready: "? for shortcuts",
+            }),
             quiet_turn: None,
         },
     );

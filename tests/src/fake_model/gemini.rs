@@ -350,7 +350,10 @@ mod tests {
             {"role": "model", "parts": [call]},
             {"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command",
                 "response": {"output": "Output: (empty)"}}}]}]});
-        assert_eq!(last_function_response(&ran).as_deref(), Some("Output: (empty)"));
+        assert_eq!(
+            last_function_response(&ran).as_deref(),
+            Some("Output: (empty)")
+        );
         assert_eq!(shell_call(&json!({"contents": ask["contents"]})), None);
     }
 }

@@ -241,9 +241,7 @@ fn item_events(item: &Item, index: usize, n: u64) -> (Vec<Value>, Value) {
             };
             let part = json!({"type": "output_text", "text": text, "annotations": []});
             let done = message("completed", json!([part]));
-            let at = |kind: &str| {
-                json!({"type": kind, "item_id": item_id, "output_index": index, "content_index": 0})
-            };
+            let at = |kind: &str| json!({"type": kind, "item_id": item_id, "output_index": index, "content_index": 0});
             let with = |mut event: Value, key: &str, value: Value| {
                 if let Some(object) = event.as_object_mut() {
                     object.insert(key.into(), value);
@@ -424,7 +422,8 @@ mod tests {
             command: "ls".into(),
             unsandboxed: true,
         };
-        let Some(Item::FunctionCall { arguments, .. }) = shell_call(&json!({"tools": [shell]}), &ls)
+        let Some(Item::FunctionCall { arguments, .. }) =
+            shell_call(&json!({"tools": [shell]}), &ls)
         else {
             panic!("no call");
         };

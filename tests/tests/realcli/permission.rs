@@ -31,7 +31,15 @@ pub struct Asking {
     pub quiet_turn: Option<&'static str>,
     /// A setting of the user's own (in the throwaway HOME) without which the CLI would not
     /// ask, with the text its ready screen shows then; see each CLI in `realcli.rs`.
-    pub user_setting: Option<(fn(&Path), &'static str)>,
+    pub user_setting: Option<UserSetting>,
+}
+
+/// A user's own setting of the CLI, written into the throwaway HOME before the launch.
+#[derive(Debug, Clone, Copy)]
+pub struct UserSetting {
+    pub apply: fn(&Path),
+    /// The CLI's ready text under that setting.
+    pub ready: &'static str,
 }
 
 /// How long the prompt is left unanswered.
@@ -42,13 +50,16 @@ const AFTER_TURN: Duration = Duration::from_secs(12);
 
 /// The story, in a cell of `rig`'s CLI; prints the timeline of states (for the docs).
 pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
-    if let Some((set, ready)) = asking.user_setting {
-        set(&rig.home);
-        rig.cli.ready = ready;
+    if let Some(setting) = asking.user_setting {
+        (setting.apply)(&rig.home);
+        rig.cli.ready = setting.ready;
     }
     let cell = rig.agent_in_first_cell("Runner", "CODEWORD-PERMISSION");
     let launched = rig.launch(&cell);
-    let id = launched["sessionId"].as_str().expect("sessionId").to_owned();
+    let id = launched["sessionId"]
+        .as_str()
+        .expect("sessionId")
+        .to_owned();
     rig.wait_ready(&id);
     let t0 = Instant::now();
     // Let the start-up settle into idle first, so every later state belongs to the turn.
@@ -145,7 +156,11 @@ pub fn prompt_answer_and_idle(rig: &mut Rig, asking: Asking) {
             timeline(rig, &id, t0)
         );
     }
-    eprintln!("{}: whole timeline\n{}", rig.cli.profile, timeline(rig, &id, t0));
+    eprintln!(
+        "{}: whole timeline\n{}",
+        rig.cli.profile,
+        timeline(rig, &id, t0)
+    );
     rig.stop(&id);
 }
 
@@ -163,7 +178,11 @@ fn wait_state(rig: &mut Rig, id: &str, from: usize, state: &str, wait: Duration)
             return found.clone();
         }
         if Instant::now() > deadline {
-            let started = rig.wire.states(id).first().map_or_else(Instant::now, |s| s.0);
+            let started = rig
+                .wire
+                .states(id)
+                .first()
+                .map_or_else(Instant::now, |s| s.0);
             panic!(
                 "{}: no {state} within {wait:?}; states:\n{}\nscreen:\n{}",
                 rig.cli.profile,
@@ -203,10 +222,15 @@ fn timeline(rig: &Rig, id: &str, t0: Instant) -> String {
 
 /// Whether `proof.txt` exists anywhere under the project (the agent's cwd is its run dir).
 fn proof_exists(dir: &Path) -> bool {
-    std::fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
-        let path = e.path();
-        path.file_name().is_some_and(|n| n == "proof.txt") || (path.is_dir() && proof_exists(&path))
-    })
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            let path = e.path();
+            path.file_name().is_some_and(|n| n == "proof.txt")
+                || (path.is_dir() && proof_exists(&path))
+        })
 }
 
 /// The detectors' fixture folder.
@@ -216,10 +240,9 @@ fn fixtures_dir() -> PathBuf {
 
 /// The pinned version of `package` (`tests/realcli/package.json`).
 fn pinned_version(package: &str) -> String {
-    let pins = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("realcli/package.json"),
-    )
-    .expect("tests/realcli/package.json");
+    let pins =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("realcli/package.json"))
+            .expect("tests/realcli/package.json");
     let pins: Value = serde_json::from_str(&pins).expect("pins");
     pins["dependencies"][package]
         .as_str()
@@ -240,7 +263,10 @@ fn capture(rig: &Rig, id: &str, asking: Asking, what: &str) {
         .iter()
         .map(|r| r.trim_end().to_owned())
         .collect();
-    let last = rows.iter().rposition(|r| !r.is_empty()).map_or(0, |i| i + 1);
+    let last = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
     // The rig's temp folder says nothing about the prompt, and differs on every run.
     let root = rig.project.parent().expect("the rig's folder");
     let name = root.file_name().expect("a name").to_string_lossy();

@@ -86,10 +86,20 @@ mod tests {
 
     #[test]
     fn enter_submits_but_a_pasted_line_break_does_not() {
-        for submit in [&b"\r"[..], b"hi\r", b"\x1b[200~a\rb\x1b[201~\r", b"x\r\x1b[200~a"] {
+        for submit in [
+            &b"\r"[..],
+            b"hi\r",
+            b"\x1b[200~a\rb\x1b[201~\r",
+            b"x\r\x1b[200~a",
+        ] {
             assert!(submits_a_line(submit), "{submit:?}");
         }
-        for not in [&b"hi"[..], b"\x1b[200~a\rb\x1b[201~", b"\x1b[200~a\r", b"\n"] {
+        for not in [
+            &b"hi"[..],
+            b"\x1b[200~a\rb\x1b[201~",
+            b"\x1b[200~a\r",
+            b"\n",
+        ] {
             assert!(!submits_a_line(not), "{not:?}");
         }
     }

@@ -93,7 +93,9 @@ pub fn detect_screen(detector: ScreenDetector, rows: &[String]) -> Option<Screen
     let options = below
         .iter()
         .any(|row| prompt.options.iter().any(|o| option_row(row, o)));
-    let selected = below.iter().any(|row| selected_choice(row, prompt.selected));
+    let selected = below
+        .iter()
+        .any(|row| selected_choice(row, prompt.selected));
     (options && selected).then_some(ScreenFinding::NeedsYou(question))
 }
 

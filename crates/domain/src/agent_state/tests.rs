@@ -53,7 +53,11 @@ fn each_clis_live_permission_prompt_is_detected() {
 #[test]
 fn the_live_screens_around_a_prompt_are_not_prompts() {
     for (detector, _, answered, quoted, _) in LIVE {
-        assert_eq!(detect(detector, answered), None, "{detector:?}:\n{answered}");
+        assert_eq!(
+            detect(detector, answered),
+            None,
+            "{detector:?}:\n{answered}"
+        );
         assert_eq!(detect(detector, quoted), None, "{detector:?}:\n{quoted}");
     }
 }
@@ -67,7 +71,11 @@ fn a_live_prompt_cut_or_scrolled_away_is_not_a_prompt() {
             .position(|r| r.contains(question))
             .expect("the question");
         // Only the question is drawn yet (the options come in a later frame).
-        assert_eq!(detect_screen(detector, &screen[..=at]), None, "{detector:?}");
+        assert_eq!(
+            detect_screen(detector, &screen[..=at]),
+            None,
+            "{detector:?}"
+        );
         // The prompt scrolled up, far above the bottom rows, under later output.
         let mut scrolled = screen.clone();
         scrolled.extend((0..20).map(|i| format!("  output line {i}")));

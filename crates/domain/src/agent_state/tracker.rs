@@ -129,8 +129,11 @@ impl StateTracker {
             // Output starts a turn only for a CLI that says nothing about its turns: one that
             // reports their end redraws its screen after it (Codex's status line), and its
             // turns start with a submitted line.
-            TerminalSignal::Active => (!self.hooked() && current == AgentState::Idle)
-                .then_some((AgentState::Working, StateSource::Output, None)),
+            TerminalSignal::Active => (!self.hooked() && current == AgentState::Idle).then_some((
+                AgentState::Working,
+                StateSource::Output,
+                None,
+            )),
             // Quiet ends a turn unless hooks report both ends of it (a long quiet tool call
             // is still a turn). A CLI with only the end reported (Codex) animates its status
             // line all through a turn, so its quiet means no turn: a line that started none
