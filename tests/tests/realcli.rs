@@ -13,6 +13,8 @@
 //!   earlier turn is in the next request).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "realcli/permission.rs"]
+mod permission;
 #[path = "realcli/process.rs"]
 mod process;
 #[path = "realcli/rig.rs"]
@@ -21,6 +23,7 @@ mod rig;
 mod wire;
 
 use idea_e2e::user_setup;
+use permission::{Asking, UserSetting};
 use rig::{Cli, Rig};
 use serde_json::json;
 
@@ -199,4 +202,88 @@ fn codex_runs_sandboxed() {
 #[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
 fn gemini_cli_runs_sandboxed() {
     sandboxed_exchange(GEMINI);
+}
+
+/// A permission prompt of the CLI's shell tool, as IdeA launches it.
+fn permission_prompt(cli: Cli, asking: Asking) {
+    let mut rig = Rig::start(cli);
+    permission::prompt_answer_and_idle(&mut rig, asking);
+}
+
+/// A user who chose Claude Code's classic permission mode: `permissions.defaultMode` in
+/// `~/.claude/settings.json`, and its offer to switch to auto mode ("Make auto mode your
+/// default permission mode?", asked at start to such a user) declined once
+/// (`hasSeenAutoDefaultNudge` in `~/.claude.json`).
+fn claude_default_mode(home: &std::path::Path) {
+    let dir = home.join(".claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = json!({"permissions": {"defaultMode": "default"}});
+    std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+    let state = home.join(".claude.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    config["hasSeenAutoDefaultNudge"] = json!(true);
+    std::fs::write(&state, config.to_string()).unwrap();
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_permission_prompt_needs_you() {
+    permission_prompt(
+        CLAUDE,
+        Asking {
+            package: "@anthropic-ai/claude-code",
+            fixture: "claude",
+            ask: "please run: touch proof.txt",
+            allow: "\r",
+            quote: "Do you want to proceed?\n1. Yes\n2. No",
+            // Claude Code 2.1.332 starts in auto mode, which runs `touch proof.txt` in its cwd
+            // without asking (and without calling its classifier): a user who keeps the
+            // classic mode sets `permissions.defaultMode` to "default" in their settings.
+            user_setting: Some(UserSetting {
+                apply: claude_default_mode,
+                ready: "? for shortcuts",
+            }),
+            quiet_turn: None,
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_permission_prompt_needs_you() {
+    permission_prompt(
+        CODEX,
+        Asking {
+            package: "@openai/codex",
+            fixture: "codex",
+            // Codex 0.171.0 in a trusted project (as IdeA launches it) runs with approval
+            // policy `on-request` and its `workspace-write` sandbox: `touch` in its cwd runs
+            // in the sandbox without asking. It asks when the model wants the command run
+            // outside the sandbox (`exec_command`'s `sandbox_permissions: "require_escalated"`).
+            ask: "please run unsandboxed: touch proof.txt",
+            allow: "\r",
+            quote: "Would you like to run the following command?\n1. Yes, proceed (y)\n2. No",
+            user_setting: None,
+            // In its sandbox, without a prompt: 6 s without output from the command.
+            quiet_turn: Some("please run: sleep 6"),
+        },
+    );
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_permission_prompt_needs_you() {
+    permission_prompt(
+        GEMINI,
+        Asking {
+            package: "@google/gemini-cli",
+            fixture: "gemini",
+            ask: "please run: touch proof.txt",
+            allow: "\r",
+            quote: "Allow execution of: 'touch'?\n1. Allow once\n2. No",
+            user_setting: None,
+            quiet_turn: None,
+        },
+    );
 }

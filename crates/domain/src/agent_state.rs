@@ -13,7 +13,7 @@ pub use hooks::{
     HOOK_SETTINGS_FILE, HookBridge, HookEvent, HookHandoff, UnknownHookEvent, hook_handoff,
     with_settings_hooks,
 };
-pub use reports::is_typed_by_user;
+pub use reports::{is_typed_by_user, submits_a_line};
 pub use screen::{ScreenDetector, ScreenFinding, detect_screen};
 pub use tracker::StateTracker;
 
@@ -101,6 +101,9 @@ pub enum Signal {
     Terminal(TerminalSignal),
     /// The user typed into the terminal.
     Input,
+    /// The user typed into the terminal and pressed Enter: a line submitted (or a choice
+    /// made), the start of a turn for a CLI that reports only when turns end.
+    Submit,
 }
 
 #[cfg(test)]

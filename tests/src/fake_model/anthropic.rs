@@ -5,8 +5,13 @@
 //! request, known or not, is recorded with the api `"anthropic"`; `HEAD /api/hello` (Claude's
 //! connectivity check when non-essential traffic is allowed) answers 200, and any other path
 //! under the prefixes Claude uses answers 404 with an Anthropic-shaped error.
+//!
+//! `please run: <command>` in the last user message is answered with a `tool_use` block of the
+//! `Bash` tool (`{command, description}`, its input streamed as `input_json_delta` pieces, stop
+//! reason `tool_use`); the next request, whose last message holds the `tool_result`, gets a text
+//! quoting it (`tool_call`).
 
-use super::{RequestLog, body_json, reply_text};
+use super::{RequestLog, body_json, reply_text, tool_call};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -107,6 +112,58 @@ fn json_response(status: StatusCode, value: &Value) -> Response {
     response
 }
 
+/// The last message when it is the user's and carries a `tool_result`: that result's text.
+fn last_tool_result(body: &Value) -> Option<String> {
+    let last = body.get("messages")?.as_array()?.last()?;
+    if last.get("role").and_then(Value::as_str) != Some("user") {
+        return None;
+    }
+    let result = last
+        .get("content")?
+        .as_array()?
+        .iter()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))?;
+    Some(match result.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    })
+}
+
+/// The content blocks of the answer: a tool result is acknowledged, `please run: …` becomes a
+/// call of the `Bash` tool (when the request offers it), anything else gets the scripted text.
+fn answer_blocks(request: &Value) -> Vec<Value> {
+    if let Some(result) = last_tool_result(request) {
+        return vec![json!({"type": "text", "text": tool_call::result_reply(&result)})];
+    }
+    let last_user = last_user_text(request);
+    let offers_bash = request
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| tools.iter().any(|t| t.get("name") == Some(&json!("Bash"))));
+    if let (true, Some(run)) = (offers_bash, tool_call::requested_command(&last_user)) {
+        let command = run.command;
+        return vec![
+            json!({"type": "text", "text": format!("I will run `{command}`.")}),
+            json!({"type": "tool_use", "id": tool_call::call_id("toolu_"), "name": "Bash",
+                   "input": {"command": command, "description": tool_call::description(&command)}}),
+        ];
+    }
+    let reply = reply_text(&last_user);
+    // Side requests (the session title) ask for JSON matching a schema: answer in that shape.
+    let text = match request.pointer("/output_config/format") {
+        Some(format) if format.get("type").and_then(Value::as_str) == Some("json_schema") => {
+            fill_schema(format.get("schema").unwrap_or(&Value::Null), &reply).to_string()
+        }
+        _ => reply,
+    };
+    vec![json!({"type": "text", "text": text})]
+}
+
 async fn messages(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
     let request = body_json(&body);
     log.record("anthropic", uri.path(), &request);
@@ -115,16 +172,14 @@ async fn messages(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Respo
         .and_then(Value::as_str)
         .unwrap_or("claude-fake")
         .to_owned();
-    let reply = reply_text(&last_user_text(&request));
-    // Side requests (the session title) ask for JSON matching a schema: answer in that shape.
-    let text = match request.pointer("/output_config/format") {
-        Some(format) if format.get("type").and_then(Value::as_str) == Some("json_schema") => {
-            fill_schema(format.get("schema").unwrap_or(&Value::Null), &reply).to_string()
-        }
-        _ => reply,
+    let blocks = answer_blocks(&request);
+    let stop_reason = if blocks.iter().any(|b| b["type"] == "tool_use") {
+        "tool_use"
+    } else {
+        "end_turn"
     };
     let input_tokens = rough_tokens(body.len());
-    let output_tokens = rough_tokens(text.len());
+    let output_tokens = rough_tokens(Value::Array(blocks.clone()).to_string().len());
     let id = fresh_id("msg_");
     let usage = json!({
         "input_tokens": input_tokens,
@@ -133,15 +188,15 @@ async fn messages(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Respo
         "cache_read_input_tokens": 0,
     });
     if request.get("stream").and_then(Value::as_bool) == Some(true) {
-        stream_response(&id, &model, &text, input_tokens, &usage)
+        stream_response(&id, &model, &blocks, stop_reason, input_tokens, &usage)
     } else {
         let message = json!({
             "id": id,
             "type": "message",
             "role": "assistant",
             "model": model,
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
+            "content": blocks,
+            "stop_reason": stop_reason,
             "stop_sequence": null,
             "usage": usage,
         });
@@ -154,11 +209,44 @@ fn push_event(out: &mut String, event: &str, data: &Value) {
     let _ = write!(out, "event: {event}\ndata: {data}\n\n");
 }
 
-/// The whole event stream of a one-text-block answer, in the order the real API sends it.
+/// The deltas of one content block, as the real API splits them: a text in runs of a few
+/// words, a tool call's input as pieces of its JSON text.
+fn block_deltas(block: &Value) -> Vec<Value> {
+    if block["type"] == "tool_use" {
+        let input = block["input"].to_string();
+        let chars: Vec<char> = input.chars().collect();
+        return chars
+            .chunks(24)
+            .map(|piece| json!({"type": "input_json_delta", "partial_json": piece.iter().collect::<String>()}))
+            .collect();
+    }
+    let text = block["text"].as_str().unwrap_or_default();
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    words
+        .chunks(4)
+        .map(|chunk| json!({"type": "text_delta", "text": chunk.concat()}))
+        .collect()
+}
+
+/// A block as `content_block_start` opens it: empty text, or the tool call with empty input.
+fn opened_block(block: &Value) -> Value {
+    let mut opened = block.clone();
+    if let Some(object) = opened.as_object_mut() {
+        if block["type"] == "tool_use" {
+            object.insert("input".into(), json!({}));
+        } else {
+            object.insert("text".into(), json!(""));
+        }
+    }
+    opened
+}
+
+/// The whole event stream of an answer, in the order the real API sends it.
 fn stream_response(
     id: &str,
     model: &str,
-    text: &str,
+    blocks: &[Value],
+    stop_reason: &str,
     input_tokens: u64,
     usage: &Value,
 ) -> Response {
@@ -178,33 +266,34 @@ fn stream_response(
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
         }}),
     );
-    push_event(
-        &mut out,
-        "content_block_start",
-        &json!({"type": "content_block_start", "index": 0,
-                "content_block": {"type": "text", "text": ""}}),
-    );
-    push_event(&mut out, "ping", &json!({"type": "ping"}));
-    // A few deltas, as the real API splits its text.
-    let words: Vec<&str> = text.split_inclusive(' ').collect();
-    for chunk in words.chunks(4) {
+    for (index, block) in blocks.iter().enumerate() {
         push_event(
             &mut out,
-            "content_block_delta",
-            &json!({"type": "content_block_delta", "index": 0,
-                    "delta": {"type": "text_delta", "text": chunk.concat()}}),
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": index,
+                    "content_block": opened_block(block)}),
+        );
+        if index == 0 {
+            push_event(&mut out, "ping", &json!({"type": "ping"}));
+        }
+        for delta in block_deltas(block) {
+            push_event(
+                &mut out,
+                "content_block_delta",
+                &json!({"type": "content_block_delta", "index": index, "delta": delta}),
+            );
+        }
+        push_event(
+            &mut out,
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": index}),
         );
     }
     push_event(
         &mut out,
-        "content_block_stop",
-        &json!({"type": "content_block_stop", "index": 0}),
-    );
-    push_event(
-        &mut out,
         "message_delta",
         &json!({"type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                "delta": {"stop_reason": stop_reason, "stop_sequence": null},
                 "usage": usage}),
     );
     push_event(&mut out, "message_stop", &json!({"type": "message_stop"}));
@@ -246,4 +335,43 @@ async fn unknown(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Respon
         &json!({"type": "error",
                 "error": {"type": "not_found_error", "message": format!("Not found: {}", uri.path())}}),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn please_run_calls_bash_and_its_result_gets_text() {
+        let ask = json!({"tools": [{"name": "Read"}, {"name": "Bash"}], "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "please run: touch proof.txt"}]},
+        ]});
+        let blocks = answer_blocks(&ask);
+        assert_eq!(blocks[1]["type"], "tool_use");
+        assert_eq!(blocks[1]["name"], "Bash");
+        assert_eq!(blocks[1]["input"]["command"], "touch proof.txt");
+        // Streamed as pieces of the input's JSON text that add up to it.
+        let pieces: String = block_deltas(&blocks[1])
+            .iter()
+            .map(|d| d["partial_json"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(
+            serde_json::from_str::<Value>(&pieces).ok(),
+            Some(blocks[1]["input"].clone())
+        );
+        let id = blocks[1]["id"].clone();
+        let ran = json!({"tools": [{"name": "Bash"}], "messages": [
+            {"role": "user", "content": "please run: touch proof.txt"},
+            {"role": "assistant", "content": blocks},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
+                                          "content": "done"}]},
+        ]});
+        assert_eq!(
+            answer_blocks(&ran),
+            [json!({"type": "text", "text": "FAKE-MODEL-TOOL-DONE: done"})]
+        );
+        // Without the tool (a side request), the same message gets plain text.
+        let side = json!({"messages": [{"role": "user", "content": "please run: ls"}]});
+        assert_eq!(answer_blocks(&side)[0]["type"], "text");
+    }
 }

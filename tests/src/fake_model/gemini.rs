@@ -13,9 +13,13 @@
 //! Any other path under `/v1beta` or `/v1alpha` is recorded and answered 404, the way the real
 //! service answers an unknown method, so the log tells what a newer CLI started calling.
 //!
+//! `please run: <command>` in the last user text is answered with a `functionCall` of
+//! `run_shell_command` (`{command, description}`); the next request, whose last content holds
+//! the `functionResponse`, gets a text quoting its output (`tool_call`).
+//!
 //! Axum cannot route a `{model}:{method}` segment, so one catch-all route per version parses it.
 
-use super::{RequestLog, body_json, reply_text};
+use super::{RequestLog, body_json, reply_text, tool_call};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
@@ -135,18 +139,51 @@ fn response_chunk(model: &str, text: &str, finish: Option<&str>, usage: Option<V
     chunk
 }
 
-/// The answer streamed in two events, the last one carrying `finishReason` and the usage.
-fn stream_generate(model: &str, body: &Value) -> Response {
-    let answer = reply_text(&last_user_text(body));
-    let split = answer
-        .char_indices()
-        .nth(answer.chars().count() / 2)
-        .map_or(answer.len(), |(i, _)| i);
-    let (head, tail) = answer.split_at(split);
-    let events = [
-        response_chunk(model, head, None, None),
-        response_chunk(model, tail, Some("STOP"), Some(usage(body, &answer))),
-    ];
+/// The `response` of the last content's `functionResponse` part, when the last content is
+/// the result of a tool call (the request after a tool ran).
+fn last_function_response(body: &Value) -> Option<String> {
+    let last = body.get("contents")?.as_array()?.last()?;
+    let response = last
+        .get("parts")?
+        .as_array()?
+        .iter()
+        .find_map(|p| p.get("functionResponse"))?
+        .get("response")?;
+    Some(match response.get("output").and_then(Value::as_str) {
+        Some(output) => output.to_owned(),
+        None => response.to_string(),
+    })
+}
+
+/// The call of `run_shell_command` (when the request declares it) for `please run: …` in the
+/// last user text, with the `{command, description}` Gemini CLI's tool takes.
+fn shell_call(body: &Value) -> Option<Value> {
+    let command = tool_call::requested_command(&last_user_text(body))?.command;
+    let declared = body
+        .get("tools")?
+        .as_array()?
+        .iter()
+        .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
+        .flatten()
+        .any(|d| d.get("name") == Some(&json!("run_shell_command")));
+    declared.then(|| {
+        json!({"functionCall": {"name": "run_shell_command", "args": {
+            "command": command, "description": tool_call::description(&command)}}})
+    })
+}
+
+/// The tool call alone, in one event with `finishReason` and the usage, as the real service
+/// sends a function call.
+fn stream_call(model: &str, body: &Value, call: Value) -> Response {
+    let mut chunk = response_chunk(model, "", Some("STOP"), Some(usage(body, "")));
+    if let Some(parts) = chunk.pointer_mut("/candidates/0/content/parts") {
+        *parts = json!([call]);
+    }
+    sse(&[chunk])
+}
+
+/// Server-sent events, one `data:` line each.
+fn sse(events: &[Value]) -> Response {
     let text: String = events
         .iter()
         .map(|e| format!("data: {e}\r\n\r\n"))
@@ -157,6 +194,28 @@ fn stream_generate(model: &str, body: &Value) -> Response {
         .header(header::CACHE_CONTROL, "no-cache")
         .body(Body::from(text))
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// The answer streamed in two events, the last one carrying `finishReason` and the usage; a
+/// tool's result is acknowledged, `please run: …` becomes a `run_shell_command` call.
+fn stream_generate(model: &str, body: &Value) -> Response {
+    let answer = match last_function_response(body) {
+        Some(result) => tool_call::result_reply(&result),
+        None => match shell_call(body) {
+            Some(call) => return stream_call(model, body, call),
+            None => reply_text(&last_user_text(body)),
+        },
+    };
+    let split = answer
+        .char_indices()
+        .nth(answer.chars().count() / 2)
+        .map_or(answer.len(), |(i, _)| i);
+    let (head, tail) = answer.split_at(split);
+    let events = [
+        response_chunk(model, head, None, None),
+        response_chunk(model, tail, Some("STOP"), Some(usage(body, &answer))),
+    ];
+    sse(&events)
 }
 
 /// One whole response; JSON when the request asks for it.
@@ -276,5 +335,25 @@ mod tests {
             json_for_schema(None, &router),
             json!({"model_choice": "flash", "complexity_score": 1, "unproductive_state_confidence": 0})
         );
+    }
+
+    #[test]
+    fn please_run_calls_run_shell_command_and_its_response_gets_text() {
+        let tools = json!([{"functionDeclarations": [{"name": "run_shell_command"}]}]);
+        let ask = json!({"tools": tools, "contents": [
+            {"role": "user", "parts": [{"text": "please run: touch proof.txt"}]}]});
+        let call = shell_call(&ask).unwrap_or_default();
+        assert_eq!(call["functionCall"]["args"]["command"], "touch proof.txt");
+        assert_eq!(last_function_response(&ask), None);
+        let ran = json!({"tools": tools, "contents": [
+            {"role": "user", "parts": [{"text": "please run: touch proof.txt"}]},
+            {"role": "model", "parts": [call]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command",
+                "response": {"output": "Output: (empty)"}}}]}]});
+        assert_eq!(
+            last_function_response(&ran).as_deref(),
+            Some("Output: (empty)")
+        );
+        assert_eq!(shell_call(&json!({"contents": ask["contents"]})), None);
     }
 }

@@ -1,11 +1,13 @@
 //! A fake model server for the real-CLI suite: the Anthropic Messages API, the OpenAI
 //! Responses API and the Gemini API on one loopback port, each streamed the way the real
 //! services stream. Every request is appended to a JSON-lines log so a test can check what a
-//! CLI sent (its instructions file, an earlier turn after a resume).
+//! CLI sent (its instructions file, an earlier turn after a resume). A user message saying
+//! `please run: <command>` gets a call of the CLI's shell tool (`tool_call`).
 
 pub mod anthropic;
 pub mod gemini;
 pub mod openai;
+pub mod tool_call;
 
 use axum::Router;
 use serde_json::{Value, json};

@@ -1,7 +1,8 @@
 //! The OpenAI Responses API as the Codex CLI uses it: `POST /v1/responses`, always answered
 //! with a server-sent-event stream (`response.created`, `response.output_item.added`,
 //! `response.output_text.delta`, `response.output_item.done`, `response.completed` with
-//! usage) carrying one assistant message, `reply_text` of the last user message.
+//! usage) carrying one assistant message, `reply_text` of the last user message (or a tool
+//! call, below).
 //!
 //! A request asking for structured output (`text.format` a JSON schema, as Codex's thread-title
 //! request does) gets a JSON object of that schema instead of the plain reply.
@@ -9,8 +10,13 @@
 //! Any other path under `/v1/` (except the Anthropic `/v1/messages…`) is recorded too, with
 //! `"<METHOD> <uri>"` as its path, and answered 404, so a test can see what else a CLI asked for.
 //! Codex 0.171.0 with a custom provider calls nothing else (no `GET /v1/models`).
+//!
+//! `please run: <command>` in the last user message is answered with a `function_call` item of
+//! the request's shell tool (`response.function_call_arguments.delta`/`.done`, then
+//! `response.output_item.done`, which is where Codex takes the call from); the next request,
+//! whose last input item is the `function_call_output`, gets a message quoting it.
 
-use super::{RequestLog, body_json, reply_text};
+use super::{RequestLog, body_json, reply_text, tool_call};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -36,17 +42,12 @@ pub fn router(log: RequestLog) -> Router {
 async fn responses(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
     let request = body_json(&body);
     log.record(API, uri.path(), &request);
-    let last_user = last_user_text(&request);
-    let text = match output_schema(&request) {
-        Some(schema) => structured_reply(schema, &last_user),
-        None => reply_text(&last_user),
-    };
     let model = request
         .get("model")
         .and_then(Value::as_str)
         .unwrap_or("gpt-fake")
         .to_owned();
-    let mut response = Response::new(Body::from(sse_stream(&model, &text)));
+    let mut response = Response::new(Body::from(sse_stream(&model, &answer_items(&request))));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/event-stream"),
@@ -55,6 +56,86 @@ async fn responses(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Resp
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// One output item of a response.
+#[derive(Debug, Clone, PartialEq)]
+enum Item {
+    /// An assistant message.
+    Message(String),
+    /// A call of a function tool; `arguments` is JSON text.
+    FunctionCall { name: String, arguments: String },
+}
+
+/// What the model answers: a tool's output is acknowledged, `please run: …` becomes a call of
+/// the request's shell tool, anything else the scripted text (or structured output).
+fn answer_items(request: &Value) -> Vec<Item> {
+    if let Some(output) = last_function_output(request) {
+        return vec![Item::Message(tool_call::result_reply(&output))];
+    }
+    let last_user = last_user_text(request);
+    if let Some(call) =
+        tool_call::requested_command(&last_user).and_then(|run| shell_call(request, &run))
+    {
+        return vec![call];
+    }
+    vec![Item::Message(match output_schema(request) {
+        Some(schema) => structured_reply(schema, &last_user),
+        None => reply_text(&last_user),
+    })]
+}
+
+/// The output of the last input item when it is a `function_call_output` (the request after a
+/// tool ran); a string, or content parts whose texts are joined.
+fn last_function_output(request: &Value) -> Option<String> {
+    let last = request.get("input")?.as_array()?.last()?;
+    if last.get("type").and_then(Value::as_str) != Some("function_call_output") {
+        return None;
+    }
+    Some(match last.get("output") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    })
+}
+
+/// The call of the request's shell tool running `command`, its arguments shaped by the tool's
+/// own parameters: Codex 0.171.0 offers `exec_command` (`cmd`, a string); older ones offered
+/// `shell` (`command`, an argv) or `shell_command` (`command`, a string). Unsandboxed, the call
+/// asks for `sandbox_permissions: "require_escalated"` with a `justification` (the question
+/// Codex's approval prompt shows).
+fn shell_call(request: &Value, run: &tool_call::RunRequest) -> Option<Item> {
+    let command = run.command.as_str();
+    let tools = request.get("tools")?.as_array()?;
+    let tool = ["exec_command", "shell_command", "shell"]
+        .iter()
+        .find_map(|name| tools.iter().find(|t| t.get("name") == Some(&json!(name))))?;
+    let name = tool.get("name")?.as_str()?.to_owned();
+    let params = tool.pointer("/parameters/properties")?;
+    let mut arguments = serde_json::Map::new();
+    if params.get("cmd").is_some() {
+        arguments.insert("cmd".into(), json!(command));
+    } else if params.pointer("/command/type") == Some(&json!("array")) {
+        arguments.insert("command".into(), json!(["bash", "-lc", command]));
+    } else {
+        arguments.insert("command".into(), json!(command));
+    }
+    if run.unsandboxed && params.get("sandbox_permissions").is_some() {
+        arguments.insert("sandbox_permissions".into(), json!("require_escalated"));
+        arguments.insert(
+            "justification".into(),
+            json!(tool_call::description(command)),
+        );
+    }
+    Some(Item::FunctionCall {
+        name,
+        arguments: Value::Object(arguments).to_string(),
+    })
 }
 
 async fn unknown(State(log): State<RequestLog>, method: Method, uri: Uri, body: Bytes) -> Response {
@@ -148,28 +229,88 @@ fn message_text(item: &Value) -> String {
     }
 }
 
-/// The whole event stream of one response holding the assistant message `text`.
-fn sse_stream(model: &str, text: &str) -> String {
+/// The events of one output item at `index`, from `output_item.added` to `output_item.done`;
+/// returns them with the finished item.
+fn item_events(item: &Item, index: usize, n: u64) -> (Vec<Value>, Value) {
+    match item {
+        Item::Message(text) => {
+            let item_id = format!("msg_fake{n:08}_{index}");
+            let message = |status: &str, content: Value| {
+                json!({"id": item_id, "type": "message", "role": "assistant",
+                       "status": status, "content": content})
+            };
+            let part = json!({"type": "output_text", "text": text, "annotations": []});
+            let done = message("completed", json!([part]));
+            let at = |kind: &str| json!({"type": kind, "item_id": item_id, "output_index": index, "content_index": 0});
+            let with = |mut event: Value, key: &str, value: Value| {
+                if let Some(object) = event.as_object_mut() {
+                    object.insert(key.into(), value);
+                }
+                event
+            };
+            let events = vec![
+                json!({"type": "response.output_item.added", "output_index": index,
+                       "item": message("in_progress", json!([]))}),
+                with(
+                    at("response.content_part.added"),
+                    "part",
+                    json!({"type": "output_text", "text": "", "annotations": []}),
+                ),
+                with(at("response.output_text.delta"), "delta", json!(text)),
+                with(at("response.output_text.done"), "text", json!(text)),
+                with(at("response.content_part.done"), "part", part),
+                json!({"type": "response.output_item.done", "output_index": index, "item": done}),
+            ];
+            (events, done)
+        }
+        Item::FunctionCall { name, arguments } => {
+            let item_id = format!("fc_fake{n:08}_{index}");
+            let call = |status: &str, arguments: &str| {
+                json!({"id": item_id, "type": "function_call", "status": status,
+                       "call_id": tool_call::call_id("call_"), "name": name,
+                       "arguments": arguments})
+            };
+            let added = call("in_progress", "");
+            let mut done = call("completed", arguments);
+            // One call id for the item from start to end.
+            if let (Some(object), Some(id)) = (done.as_object_mut(), added.get("call_id")) {
+                object.insert("call_id".into(), id.clone());
+            }
+            let events = vec![
+                json!({"type": "response.output_item.added", "output_index": index, "item": added}),
+                json!({"type": "response.function_call_arguments.delta", "item_id": item_id,
+                       "output_index": index, "delta": arguments}),
+                json!({"type": "response.function_call_arguments.done", "item_id": item_id,
+                       "output_index": index, "arguments": arguments}),
+                json!({"type": "response.output_item.done", "output_index": index, "item": done}),
+            ];
+            (events, done)
+        }
+    }
+}
+
+/// The whole event stream of one response holding `items`.
+fn sse_stream(model: &str, items: &[Item]) -> String {
     let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let response_id = format!("resp_fake{n:08}");
-    let item_id = format!("msg_fake{n:08}");
     let created_at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let input_tokens = 10;
-    let output_tokens = u64::try_from(text.split_whitespace().count()).unwrap_or(0);
+    let output_tokens: u64 = items
+        .iter()
+        .map(|item| match item {
+            Item::Message(text) => text.split_whitespace().count(),
+            Item::FunctionCall { arguments, .. } => arguments.len() / 4 + 1,
+        })
+        .map(|n| u64::try_from(n).unwrap_or(0))
+        .sum();
     let envelope = |status: &str, output: Value, usage: Value| {
         json!({
             "id": response_id, "object": "response", "created_at": created_at,
             "status": status, "model": model, "output": output, "usage": usage,
         })
     };
-    let message = |status: &str, content: Value| {
-        json!({"id": item_id, "type": "message", "role": "assistant",
-               "status": status, "content": content})
-    };
-    let part = json!({"type": "output_text", "text": text, "annotations": []});
-    let done_item = message("completed", json!([part]));
     let usage = json!({
         "input_tokens": input_tokens,
         "input_tokens_details": {"cached_tokens": 0},
@@ -177,26 +318,20 @@ fn sse_stream(model: &str, text: &str) -> String {
         "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": input_tokens + output_tokens,
     });
-    let events = [
+    let mut events = vec![
         json!({"type": "response.created",
                "response": envelope("in_progress", json!([]), Value::Null)}),
         json!({"type": "response.in_progress",
                "response": envelope("in_progress", json!([]), Value::Null)}),
-        json!({"type": "response.output_item.added", "output_index": 0,
-               "item": message("in_progress", json!([]))}),
-        json!({"type": "response.content_part.added", "item_id": item_id, "output_index": 0,
-               "content_index": 0,
-               "part": {"type": "output_text", "text": "", "annotations": []}}),
-        json!({"type": "response.output_text.delta", "item_id": item_id, "output_index": 0,
-               "content_index": 0, "delta": text}),
-        json!({"type": "response.output_text.done", "item_id": item_id, "output_index": 0,
-               "content_index": 0, "text": text}),
-        json!({"type": "response.content_part.done", "item_id": item_id, "output_index": 0,
-               "content_index": 0, "part": part}),
-        json!({"type": "response.output_item.done", "output_index": 0, "item": done_item}),
-        json!({"type": "response.completed",
-               "response": envelope("completed", json!([done_item]), usage)}),
     ];
+    let mut output = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let (item_events, done) = item_events(item, index, n);
+        events.extend(item_events);
+        output.push(done);
+    }
+    events.push(json!({"type": "response.completed",
+                       "response": envelope("completed", Value::Array(output), usage)}));
     let mut stream = String::new();
     for (sequence_number, mut event) in events.into_iter().enumerate() {
         let kind = event
@@ -244,7 +379,7 @@ mod tests {
 
     #[test]
     fn stream_ends_with_completed() {
-        let stream = sse_stream("m", "hello there");
+        let stream = sse_stream("m", &[Item::Message("hello there".into())]);
         assert!(stream.contains("event: response.output_text.delta\n"));
         assert!(
             stream
@@ -252,6 +387,55 @@ mod tests {
                 .lines()
                 .last()
                 .is_some_and(|l| l.contains("response.completed"))
+        );
+    }
+
+    #[test]
+    fn please_run_calls_the_offered_shell_tool_and_its_output_gets_a_message() {
+        let exec = json!({"type": "function", "name": "exec_command", "parameters": {
+            "properties": {"cmd": {"type": "string"}, "justification": {"type": "string"},
+                           "sandbox_permissions": {"type": "string"}}}});
+        let ask = json!({"tools": [exec], "input": [
+            {"type": "message", "role": "user", "content": [
+                {"type": "input_text", "text": "please run: touch proof.txt"}]}]});
+        let items = answer_items(&ask);
+        let Some(Item::FunctionCall { name, arguments }) = items.first() else {
+            panic!("no call: {items:?}");
+        };
+        assert_eq!(name, "exec_command");
+        let arguments: Value = serde_json::from_str(arguments).unwrap_or_default();
+        assert_eq!(arguments["cmd"], "touch proof.txt");
+        assert_eq!(arguments.get("sandbox_permissions"), None);
+        let escalated = json!({"tools": ask["tools"], "input": [{"type": "message",
+            "role": "user", "content": "please run unsandboxed: touch proof.txt"}]});
+        let Some(Item::FunctionCall { arguments, .. }) = answer_items(&escalated).pop() else {
+            panic!("no call");
+        };
+        let arguments: Value = serde_json::from_str(&arguments).unwrap_or_default();
+        assert_eq!(arguments["sandbox_permissions"], "require_escalated");
+        assert!(arguments["justification"].is_string());
+        let stream = sse_stream("m", &items);
+        assert!(stream.contains("event: response.function_call_arguments.done\n"));
+        let shell = json!({"type": "function", "name": "shell", "parameters": {
+            "properties": {"command": {"type": "array"}}}});
+        let ls = tool_call::RunRequest {
+            command: "ls".into(),
+            unsandboxed: true,
+        };
+        let Some(Item::FunctionCall { arguments, .. }) =
+            shell_call(&json!({"tools": [shell]}), &ls)
+        else {
+            panic!("no call");
+        };
+        // A tool without `sandbox_permissions` cannot ask to leave the sandbox.
+        assert_eq!(arguments, r#"{"command":["bash","-lc","ls"]}"#);
+        let ran = json!({"input": [
+            {"type": "message", "role": "user", "content": "please run: touch proof.txt"},
+            {"type": "function_call", "call_id": "c1", "name": "exec_command", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "exit 0"}]});
+        assert_eq!(
+            answer_items(&ran),
+            [Item::Message("FAKE-MODEL-TOOL-DONE: exit 0".into())]
         );
     }
 }

@@ -57,7 +57,10 @@ pub fn real_cli_bin() -> PathBuf {
 
 pub struct Rig {
     pub cli: Cli,
-    home: PathBuf,
+    /// The throwaway HOME the CLI runs with.
+    pub home: PathBuf,
+    /// The project `idea serve` serves.
+    pub project: PathBuf,
     /// IdeA's user dir (its logs are in `logs/`).
     user: PathBuf,
     model_log: PathBuf,
@@ -149,6 +152,7 @@ impl Rig {
         Self {
             cli,
             home,
+            project,
             user,
             model_log,
             wire,

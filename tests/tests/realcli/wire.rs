@@ -14,6 +14,8 @@ pub struct Wire {
     answers: HashMap<u64, Value>,
     screens: HashMap<String, vt100::Parser>,
     exits: HashMap<String, Value>,
+    /// Every `sessionStateChanged` per session, with when it arrived.
+    states: HashMap<String, Vec<(Instant, Value)>>,
 }
 
 impl Wire {
@@ -37,6 +39,7 @@ impl Wire {
             answers: HashMap::new(),
             screens: HashMap::new(),
             exits: HashMap::new(),
+            states: HashMap::new(),
         }
     }
 
@@ -76,6 +79,22 @@ impl Wire {
             .unwrap_or_default()
     }
 
+    /// The session's visible rows, top to bottom, as a screen detector reads them.
+    pub fn rows(&self, session: &str) -> Vec<String> {
+        self.screens
+            .get(session)
+            .map(|p| {
+                let (_, cols) = p.screen().size();
+                p.screen().rows(0, cols).collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The `sessionStateChanged` events of a session so far, with when each arrived.
+    pub fn states(&self, session: &str) -> &[(Instant, Value)] {
+        self.states.get(session).map_or(&[], Vec::as_slice)
+    }
+
     /// The session's exit, once `sessionExited` arrived.
     pub fn exit_of(&self, session: &str) -> Option<Value> {
         self.exits.get(session).cloned()
@@ -92,7 +111,9 @@ impl Wire {
                 Err(tungstenite::Error::Io(e))
                     if matches!(
                         e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
                     ) => {}
                 Err(e) => panic!("the WebSocket failed: {e}"),
             }
@@ -120,6 +141,14 @@ impl Wire {
             return;
         }
         let event = &message["params"];
+        if event["type"] == "sessionStateChanged"
+            && let Some(session) = event["sessionId"].as_str()
+        {
+            self.states
+                .entry(session.to_owned())
+                .or_default()
+                .push((Instant::now(), event.clone()));
+        }
         if event["type"] == "sessionExited"
             && let Some(session) = event["sessionId"].as_str()
         {

@@ -90,7 +90,7 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
     })?;
     // The terminal's own replies (focus events, cursor reports…) answer no prompt.
     if idea_domain::agent_state::is_typed_by_user(bytes) {
-        super::state::typed(deps, id);
+        super::state::typed(deps, id, idea_domain::agent_state::submits_a_line(bytes));
     }
     Ok(())
 }

@@ -100,12 +100,9 @@ pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Opti
     ))
 }
 
-/// The user typed into a session: a "needs you" from a bell or notification is answered.
-pub(crate) fn typed(deps: &Deps, session_id: SessionId) {
-    apply(
-        &deps.sessions,
-        deps.events.as_ref(),
-        session_id,
-        Signal::Input,
-    );
+/// The user typed into a session (`enter`: and pressed Enter): a "needs you" from a bell or
+/// notification is answered, a submitted line may start a turn.
+pub(crate) fn typed(deps: &Deps, session_id: SessionId, enter: bool) {
+    let signal = if enter { Signal::Submit } else { Signal::Input };
+    apply(&deps.sessions, deps.events.as_ref(), session_id, signal);
 }

@@ -16,6 +16,32 @@ pub fn is_typed_by_user(bytes: &[u8]) -> bool {
     false
 }
 
+/// Whether typed `bytes` press Enter (a carriage return outside a bracketed paste: a pasted
+/// text's line breaks submit nothing).
+pub fn submits_a_line(bytes: &[u8]) -> bool {
+    const PASTE_START: &[u8] = b"\x1b[200~";
+    const PASTE_END: &[u8] = b"\x1b[201~";
+    let mut rest = bytes;
+    loop {
+        let Some(start) = find(rest, PASTE_START) else {
+            return rest.contains(&b'\r');
+        };
+        if rest[..start].contains(&b'\r') {
+            return true;
+        }
+        let pasted = &rest[start + PASTE_START.len()..];
+        match find(pasted, PASTE_END) {
+            Some(end) => rest = &pasted[end + PASTE_END.len()..],
+            // The paste goes on in the next write.
+            None => return false,
+        }
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 /// The length of the terminal report at the start of `bytes`, if it starts with one.
 fn report_len(bytes: &[u8]) -> Option<usize> {
     match bytes {
@@ -56,7 +82,27 @@ fn report_len(bytes: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_typed_by_user;
+    use super::{is_typed_by_user, submits_a_line};
+
+    #[test]
+    fn enter_submits_but_a_pasted_line_break_does_not() {
+        for submit in [
+            &b"\r"[..],
+            b"hi\r",
+            b"\x1b[200~a\rb\x1b[201~\r",
+            b"x\r\x1b[200~a",
+        ] {
+            assert!(submits_a_line(submit), "{submit:?}");
+        }
+        for not in [
+            &b"hi"[..],
+            b"\x1b[200~a\rb\x1b[201~",
+            b"\x1b[200~a\r",
+            b"\n",
+        ] {
+            assert!(!submits_a_line(not), "{not:?}");
+        }
+    }
 
     #[test]
     fn keys_count_and_the_terminal_s_own_reports_do_not() {

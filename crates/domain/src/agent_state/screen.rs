@@ -25,10 +25,12 @@ pub enum ScreenFinding {
 /// How many rows from the bottom (ignoring blank ones) a prompt's question may sit.
 const PROMPT_DEPTH: usize = 16;
 
-/// A question and the answer options that must follow it, below it on screen.
+/// A question, the answer options that must follow it below on screen, and the marker the CLI
+/// draws before the selected choice.
 struct Prompt {
     questions: &'static [&'static str],
     options: &'static [&'static str],
+    selected: char,
 }
 
 const CLAUDE: Prompt = Prompt {
@@ -39,6 +41,7 @@ const CLAUDE: Prompt = Prompt {
         "Do you want to allow",
     ],
     options: &["1. Yes"],
+    selected: '❯',
 };
 
 const CODEX: Prompt = Prompt {
@@ -48,14 +51,21 @@ const CODEX: Prompt = Prompt {
         "Would you like to grant these permissions",
     ],
     options: &["1. Yes", "Yes, just this once", "Yes, proceed"],
+    selected: '›',
 };
 
 const GEMINI: Prompt = Prompt {
     questions: &["Allow execution of", "Apply this change?"],
     options: &["1. Allow once", "Allow once"],
+    selected: '●',
 };
 
 /// What `detector` reads on a screen of `rows` (top to bottom).
+///
+/// A prompt is its question opening a row, one of its options opening a row below it, and a
+/// numbered choice below it drawn as selected (whichever the user moved to). Checked against
+/// the live screens of the pinned CLIs (`fixtures/README.md`): a transcript or a message that
+/// quotes a prompt, options and all, has no selected choice.
 pub fn detect_screen(detector: ScreenDetector, rows: &[String]) -> Option<ScreenFinding> {
     let prompt = match detector {
         ScreenDetector::ClaudeCode => &CLAUDE,
@@ -69,8 +79,8 @@ pub fn detect_screen(detector: ScreenDetector, rows: &[String]) -> Option<Screen
         .collect();
     let start = bottom.len().saturating_sub(PROMPT_DEPTH);
     let recent = &bottom[start..];
-    // The question opens its row (inside the CLI's box): a model's reply that quotes it does
-    // not.
+    // The question opens its row (inside the CLI's box): a model's reply that quotes it after
+    // a bullet does not.
     let (at, question) = recent.iter().enumerate().rev().find_map(|(i, row)| {
         let text = clean(row);
         prompt
@@ -79,17 +89,35 @@ pub fn detect_screen(detector: ScreenDetector, rows: &[String]) -> Option<Screen
             .any(|q| text.starts_with(q))
             .then_some((i, text))
     })?;
-    let answered = recent[at + 1..]
+    let below = &recent[at + 1..];
+    let options = below
         .iter()
         .any(|row| prompt.options.iter().any(|o| option_row(row, o)));
-    answered.then_some(ScreenFinding::NeedsYou(question))
+    let selected = below
+        .iter()
+        .any(|row| selected_choice(row, prompt.selected));
+    (options && selected).then_some(ScreenFinding::NeedsYou(question))
 }
 
+/// Box borders and the selection markers the CLIs draw before an option.
+const OPTION_LEAD: &str = "❯›>●○│|";
+
 /// An option row: the option text at the start of the row, after a selection marker or box
-/// border the CLI may draw (`❯`, `›`, `>`, `●`, `│`).
+/// border the CLI may draw.
 fn option_row(row: &str, option: &str) -> bool {
-    let bare = row.trim_start_matches(|c: char| c.is_whitespace() || "❯›>●○│|".contains(c));
+    let bare = row.trim_start_matches(|c: char| c.is_whitespace() || OPTION_LEAD.contains(c));
     bare.starts_with(option)
+}
+
+/// A numbered choice drawn as selected: `marker`, then `N.` (inside a box border, if any).
+fn selected_choice(row: &str, marker: char) -> bool {
+    let inside = row.trim_start_matches(|c: char| c.is_whitespace() || "│|".contains(c));
+    let Some(rest) = inside.strip_prefix(marker) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with('.')
 }
 
 /// The question without box borders.

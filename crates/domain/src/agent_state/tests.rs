@@ -13,30 +13,104 @@ fn detect(detector: ScreenDetector, fixture: &str) -> Option<ScreenFinding> {
     detect_screen(detector, &rows(fixture))
 }
 
+/// The live screens of the pinned CLIs (`fixtures/README.md`): each CLI's shell-command
+/// prompt, the same screen once answered, and a transcript quoting the prompt's text.
+const LIVE: [(ScreenDetector, &str, &str, &str, &str); 3] = [
+    (
+        ScreenDetector::ClaudeCode,
+        include_str!("fixtures/claude-2.1.332-shell-permission.txt"),
+        include_str!("fixtures/claude-2.1.332-answered.txt"),
+        include_str!("fixtures/claude-2.1.332-quoted-prompt.txt"),
+        "Do you want to proceed?",
+    ),
+    (
+        ScreenDetector::Codex,
+        include_str!("fixtures/codex-0.171.0-shell-permission.txt"),
+        include_str!("fixtures/codex-0.171.0-answered.txt"),
+        include_str!("fixtures/codex-0.171.0-quoted-prompt.txt"),
+        "Would you like to run the following command?",
+    ),
+    (
+        ScreenDetector::Gemini,
+        include_str!("fixtures/gemini-0.61.0-shell-permission.txt"),
+        include_str!("fixtures/gemini-0.61.0-answered.txt"),
+        include_str!("fixtures/gemini-0.61.0-quoted-prompt.txt"),
+        "Allow execution of [Shell]?",
+    ),
+];
+
 #[test]
-fn each_clis_permission_prompt_is_detected() {
-    let cases = [
-        (
-            ScreenDetector::ClaudeCode,
-            include_str!("fixtures/claude-bash-permission.txt"),
-            "Do you want to proceed?",
-        ),
-        (
-            ScreenDetector::Codex,
-            include_str!("fixtures/codex-command-approval.txt"),
-            "Would you like to run the following command?",
-        ),
-        (
-            ScreenDetector::Gemini,
-            include_str!("fixtures/gemini-shell-confirmation.txt"),
-            "Allow execution of: 'ls'?",
-        ),
-    ];
-    for (detector, screen, question) in cases {
+fn each_clis_live_permission_prompt_is_detected() {
+    for (detector, prompt, _, _, question) in LIVE {
         assert_eq!(
-            detect(detector, screen),
+            detect(detector, prompt),
             Some(ScreenFinding::NeedsYou(question.to_owned())),
+            "{detector:?}:\n{prompt}"
+        );
+    }
+}
+
+#[test]
+fn the_live_screens_around_a_prompt_are_not_prompts() {
+    for (detector, _, answered, quoted, _) in LIVE {
+        assert_eq!(
+            detect(detector, answered),
+            None,
+            "{detector:?}:\n{answered}"
+        );
+        assert_eq!(detect(detector, quoted), None, "{detector:?}:\n{quoted}");
+    }
+}
+
+#[test]
+fn a_live_prompt_cut_or_scrolled_away_is_not_a_prompt() {
+    for (detector, prompt, _, _, question) in LIVE {
+        let screen = rows(prompt);
+        let at = screen
+            .iter()
+            .position(|r| r.contains(question))
+            .expect("the question");
+        // Only the question is drawn yet (the options come in a later frame).
+        assert_eq!(
+            detect_screen(detector, &screen[..=at]),
+            None,
             "{detector:?}"
+        );
+        // The prompt scrolled up, far above the bottom rows, under later output.
+        let mut scrolled = screen.clone();
+        scrolled.extend((0..20).map(|i| format!("  output line {i}")));
+        assert_eq!(detect_screen(detector, &scrolled), None, "{detector:?}");
+    }
+}
+
+#[test]
+fn a_live_prompt_stays_detected_while_the_user_moves_through_its_options() {
+    for (detector, prompt, _, _, question) in LIVE {
+        // The selection marker moves from the first choice to the second.
+        let marker = match detector {
+            ScreenDetector::ClaudeCode => '❯',
+            ScreenDetector::Codex => '›',
+            ScreenDetector::Gemini => '●',
+        };
+        let mut screen = rows(prompt);
+        // Inside the prompt's box border, if it has one.
+        let inside = |r: &String| r.trim_start_matches(['│', ' ']).to_owned();
+        let first = screen
+            .iter()
+            .position(|r| inside(r).starts_with(&format!("{marker} 1.")))
+            .expect("the selected first choice");
+        let second = first
+            + screen[first..]
+                .iter()
+                .position(|r| inside(r).starts_with("2."))
+                .expect("a second choice");
+        screen[first] = screen[first].replacen(marker, " ", 1);
+        screen[second] = screen[second].replacen("  2.", &format!("{marker} 2."), 1);
+        assert_eq!(
+            detect_screen(detector, &screen),
+            Some(ScreenFinding::NeedsYou(question.to_owned())),
+            "{detector:?}:\n{}",
+            screen.join("\n")
         );
     }
 }
@@ -44,17 +118,17 @@ fn each_clis_permission_prompt_is_detected() {
 #[test]
 fn near_misses_are_not_prompts() {
     let cases = [
-        // The model quotes the question, options and all.
+        // Hand-written: the model quotes the question, options and all.
         (
             ScreenDetector::ClaudeCode,
             include_str!("fixtures/claude-quoted-question.txt"),
         ),
-        // The prompt was answered and scrolled up past the detector's depth.
+        // Hand-written: the prompt was answered and scrolled up past the detector's depth.
         (
             ScreenDetector::ClaudeCode,
             include_str!("fixtures/claude-answered-scrolled.txt"),
         ),
-        // The user's own message reads like the question; no options follow.
+        // Hand-written: the user's own message reads like the question; no options follow.
         (
             ScreenDetector::Codex,
             include_str!("fixtures/codex-idle.txt"),
@@ -64,10 +138,9 @@ fn near_misses_are_not_prompts() {
             include_str!("fixtures/gemini-no-options.txt"),
         ),
         // Another CLI's prompt.
-        (
-            ScreenDetector::Gemini,
-            include_str!("fixtures/claude-bash-permission.txt"),
-        ),
+        (ScreenDetector::Gemini, LIVE[0].1),
+        (ScreenDetector::ClaudeCode, LIVE[1].1),
+        (ScreenDetector::Codex, LIVE[2].1),
     ];
     for (detector, screen) in cases {
         assert_eq!(detect(detector, screen), None, "{detector:?}:\n{screen}");
@@ -83,6 +156,9 @@ fn a_question_without_its_options_below_is_not_a_prompt() {
         detect_screen(ScreenDetector::ClaudeCode, &options_above),
         None
     );
+    // Options, but none drawn as selected: a quote.
+    let unselected = rows("  Do you want to proceed?\n  1. Yes\n  2. No");
+    assert_eq!(detect_screen(ScreenDetector::ClaudeCode, &unselected), None);
 }
 
 fn states(tracker: &mut StateTracker, signals: Vec<Signal>) -> Vec<Option<AgentState>> {
@@ -146,6 +222,71 @@ fn hooks_override_the_guesses_they_make_redundant() {
         ]
     );
     assert_eq!(t.report().source, StateSource::Hook);
+}
+
+/// Codex's timeline as observed (docs/agent-states.md): only its turn's end is reported (the
+/// notify program), its status line redraws after the turn, approvals come from the screen.
+#[test]
+fn a_cli_that_reports_only_turn_ends_starts_turns_with_a_submitted_line() {
+    use AgentState::{Idle, NeedsYou, Working};
+    use TerminalSignal::{Active, Quiet, Screen};
+    let prompt = ScreenFinding::NeedsYou("Would you like to run the following command?".into());
+    let mut t = StateTracker::new();
+    let seen = states(
+        &mut t,
+        vec![
+            Signal::Hook(HookEvent::TurnDone),
+            // A redraw of the status line, the user typing a message: no turn yet.
+            Signal::Terminal(Active),
+            Signal::Input,
+            Signal::Submit,
+            Signal::Terminal(Screen(Some(prompt.clone()))),
+            // Arrows move through the options; Enter chooses one.
+            Signal::Input,
+            Signal::Submit,
+            Signal::Terminal(Screen(None)),
+            Signal::Hook(HookEvent::TurnDone),
+            // The prompt, answered so fast the turn ends before the screen is read again.
+            Signal::Submit,
+            Signal::Terminal(Screen(Some(prompt))),
+            Signal::Submit,
+            Signal::Hook(HookEvent::TurnDone),
+            Signal::Terminal(Screen(None)),
+            Signal::Terminal(Active),
+            // A slash command: no turn, no notify; quiet output ends the guess.
+            Signal::Submit,
+            Signal::Terminal(Quiet),
+        ],
+    );
+    assert_eq!(
+        seen,
+        [
+            Some(Idle),
+            None,
+            None,
+            Some(Working),
+            Some(NeedsYou),
+            None,
+            Some(Working),
+            None,
+            Some(Idle),
+            Some(Working),
+            Some(NeedsYou),
+            Some(Working),
+            Some(Idle),
+            None,
+            None,
+            Some(Working),
+            Some(Idle),
+        ]
+    );
+    // With both ends hooked (Claude Code), Enter changes nothing and quiet is a quiet tool.
+    let mut hooked = StateTracker::new();
+    hooked.apply(Signal::Hook(HookEvent::PromptSubmitted));
+    hooked.apply(Signal::Hook(HookEvent::TurnDone));
+    assert_eq!(hooked.apply(Signal::Submit), None);
+    hooked.apply(Signal::Hook(HookEvent::PromptSubmitted));
+    assert_eq!(hooked.apply(Signal::Terminal(Quiet)), None);
 }
 
 #[test]

@@ -49,8 +49,16 @@ impl StateTracker {
         let current = self.report.state;
         let next = match signal {
             Signal::Hook(event) => Some(self.hook(event)),
+            // Keys answer a "needs you" a bell or notification set; one the screen detector
+            // saw lasts until the prompt leaves the screen (arrows move through its options).
             Signal::Input => (current == AgentState::NeedsYou
                 && self.report.source != StateSource::Screen)
+                .then_some((AgentState::Working, StateSource::Input, None)),
+            // Enter chooses an option of any prompt. Where hooks do not say when a turn
+            // starts, a submitted line does (Codex: output after its turn is a redraw or the
+            // user typing, not a new turn).
+            Signal::Submit => (current == AgentState::NeedsYou
+                || (!self.hooked_start && current == AgentState::Idle))
                 .then_some((AgentState::Working, StateSource::Input, None)),
             Signal::Terminal(t) => self.terminal(current, t),
         }?;
@@ -118,9 +126,20 @@ impl StateTracker {
                 Some((AgentState::NeedsYou, StateSource::Terminal, Some(text)))
             }
             TerminalSignal::Bell | TerminalSignal::Notification(_) => None,
-            TerminalSignal::Active => (!self.hooked_start && current == AgentState::Idle)
-                .then_some((AgentState::Working, StateSource::Output, None)),
-            TerminalSignal::Quiet => (!self.hooked_done && current == AgentState::Working)
+            // Output starts a turn only for a CLI that says nothing about its turns: one that
+            // reports their end redraws its screen after it (Codex's status line), and its
+            // turns start with a submitted line.
+            TerminalSignal::Active => (!self.hooked() && current == AgentState::Idle).then_some((
+                AgentState::Working,
+                StateSource::Output,
+                None,
+            )),
+            // Quiet ends a turn unless hooks report both ends of it (a long quiet tool call
+            // is still a turn). A CLI with only the end reported (Codex) animates its status
+            // line all through a turn, so its quiet means no turn: a line that started none
+            // (an empty Enter, a slash command) does not leave it working.
+            TerminalSignal::Quiet => (!(self.hooked_start && self.hooked_done)
+                && current == AgentState::Working)
                 .then_some((AgentState::Idle, StateSource::Output, None)),
         }
     }
