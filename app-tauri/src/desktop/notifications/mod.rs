@@ -112,29 +112,21 @@ impl Notifications {
     async fn connect(&self) -> zbus::Result<Bus> {
         let connection = zbus::Connection::session().await?;
         let proxy = NotificationsProxy::new(&connection).await?;
-        // Subscribed before the first notification is sent, so no click can be missed.
+        // Subscribed before the first notification is sent, so no click can be missed. Only
+        // clicks are heard: `NotificationClosed` comes right after `ActionInvoked`, on another
+        // stream, and must not make the click be forgotten before it is read; `Shown` is
+        // bounded instead.
         let mut invoked = proxy.receive_action_invoked().await?;
-        let mut closed = proxy.receive_notification_closed().await?;
         let shown = Arc::clone(&self.shown);
         let on_click = Arc::clone(&self.on_click);
-        let forget = move |id: u32| shown.lock().ok().and_then(|mut s| s.take(id));
         let listener = tauri::async_runtime::spawn(async move {
-            loop {
-                tokio::select! {
-                    Some(signal) = invoked.next() => {
-                        let Ok(args) = signal.args() else { continue };
-                        if args.action_key == DEFAULT_ACTION
-                            && let Some(tag) = forget(args.id)
-                        {
-                            on_click(tag);
-                        }
-                    }
-                    Some(signal) = closed.next() => {
-                        if let Ok(args) = signal.args() {
-                            forget(args.id);
-                        }
-                    }
-                    else => break,
+            while let Some(signal) = invoked.next().await {
+                let Ok(args) = signal.args() else { continue };
+                let tag = (args.action_key == DEFAULT_ACTION)
+                    .then(|| shown.lock().ok().and_then(|mut s| s.take(args.id)))
+                    .flatten();
+                if let Some(tag) = tag {
+                    on_click(tag);
                 }
             }
         });

@@ -1,5 +1,5 @@
 //! The part of the freedesktop notification interface IdeA uses (Desktop Notifications
-//! Specification 1.2): `Notify`, and the two signals that say what became of a notification.
+//! Specification 1.2): `Notify`, and the signal that says one was clicked.
 
 use std::collections::HashMap;
 use zbus::zvariant::Value;
@@ -31,8 +31,4 @@ pub trait Notifications {
     /// The user invoked action `action_key` of notification `id` ("default": its body).
     #[zbus(signal)]
     fn action_invoked(&self, id: u32, action_key: String) -> zbus::Result<()>;
-
-    /// Notification `id` left the screen (expired, dismissed, closed by a call).
-    #[zbus(signal)]
-    fn notification_closed(&self, id: u32, reason: u32) -> zbus::Result<()>;
 }

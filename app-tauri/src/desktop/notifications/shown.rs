@@ -1,7 +1,8 @@
-//! The notifications on screen that a click can still answer: the service's id of each, with
-//! the tag the page gave it. Bounded: a service that never says a notification closed (some
-//! keep them in a tray) cannot make it grow; the oldest is forgotten first, and a click on it
-//! then does nothing.
+//! The notifications a click can still answer: the service's id of each, with the tag the
+//! page gave it. A notification is forgotten once clicked, or when it is the oldest of more
+//! than [`KEPT`] (closing is not watched: a service may keep notifications in a tray, and
+//! says it closed one right after a click, on another stream); a click on a forgotten one
+//! does nothing.
 
 use std::collections::VecDeque;
 
@@ -23,7 +24,7 @@ impl Shown {
         self.entries.push_back((id, tag));
     }
 
-    /// The tag of notification `id`, forgotten: it is answered (clicked) or gone (closed).
+    /// The tag of notification `id`, forgotten: a click is answered once.
     pub fn take(&mut self, id: u32) -> Option<String> {
         let at = self.entries.iter().position(|(known, _)| *known == id)?;
         self.entries.remove(at).map(|(_, tag)| tag)
