@@ -8,7 +8,7 @@
 //! `notify-rust` itself either: each of its handles opens a D-Bus connection of its own and
 //! needs a thread parked until the service says the notification closed, which a service that
 //! keeps notifications in a tray may never do. Here one connection serves every notification
-//! and one task hears every click ([docs/agent-states.md](../../../../docs/agent-states.md)).
+//! and one task hears every click (`docs/agent-states.md`, "Notifications").
 
 mod proxy;
 mod shown;
