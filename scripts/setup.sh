@@ -12,7 +12,8 @@ want_tests=0
 
 apt_packages=(build-essential pkg-config curl file libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev)
 if [ "$want_tests" = 1 ]; then
-  apt_packages+=(xvfb xauth chromium webkit2gtk-driver tmux)
+  # dbus: the desktop test's own session bus (dbus-run-session) for its fake notification service.
+  apt_packages+=(xvfb xauth chromium webkit2gtk-driver tmux dbus)
 fi
 
 missing=()

@@ -22,8 +22,8 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "headless build (no WebKit): cargo clippy -p idea-app --no-default-features"
 cargo clippy -p idea-app --no-default-features --all-targets --locked -- -D warnings
-if cargo tree -p idea-app --no-default-features -e normal | grep -qE '^.*(webkit2gtk|tauri) '; then
-  echo "the headless build pulls WebKit/Tauri" >&2; exit 1
+if cargo tree -p idea-app --no-default-features -e normal | grep -qE '^.*(webkit2gtk|tauri|zbus) '; then
+  echo "the headless build pulls WebKit/Tauri/D-Bus" >&2; exit 1
 fi
 if cargo tree -p idea-domain -e normal | grep -q tokio; then
   echo "idea-domain depends on tokio" >&2; exit 1

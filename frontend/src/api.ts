@@ -4,13 +4,14 @@
 
 import { isTauri } from "@tauri-apps/api/core";
 import { TauriTransport } from "./transport/tauri";
+import type { Note, Notifier, NotifyPermission } from "./transport/notifier";
 import type { ApiError, ConnectionState, TerminalAttachment, Transport } from "./transport/transport";
 import { toApiError } from "./transport/transport";
 import { WebSocketTransport } from "./transport/websocket";
 import type { Methods } from "./generated/Methods";
 import type { DomainEvent, ErrorCode } from "./types";
 
-export type { ApiError, ConnectionState, TerminalAttachment };
+export type { ApiError, ConnectionState, Note, Notifier, NotifyPermission, TerminalAttachment };
 export type { Methods };
 
 export type Method = keyof Methods;
@@ -65,6 +66,11 @@ const encoder = new TextEncoder();
 /** Types text (or raw bytes) into a session's PTY, in order. */
 export function sendInput(sessionId: string, data: string | Uint8Array): void {
   transport().sendInput(sessionId, typeof data === "string" ? encoder.encode(data) : data);
+}
+
+/** Where notifications go: the browser's Notifications API, or the desktop app's native ones. */
+export function notifier(): Notifier {
+  return transport().notifier;
 }
 
 /** Which transport is in use (for the status bar). */

@@ -87,7 +87,7 @@ export function Workspace() {
       document.visibilityState === "visible" && document.hasFocus() && session.cell?.layoutId === layouts.layouts?.active,
     [layouts.layouts?.active],
   );
-  const notifications = useAttention(sessions.all, data.agents, inView, goToCell);
+  const notifications = useAttention(sessions.all, data.agents, layouts.layouts, inView, goToCell);
 
   // Terminals whose session or cell is gone (closed, restarted, layout deleted) are disposed.
   useEffect(() => {

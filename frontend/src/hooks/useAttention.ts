@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { needingYou, notable, STATE_LABEL, titleWithCount } from "../state/attention";
-import type { Agent, SessionInfo } from "../types";
+import { notifier } from "../api";
+import { clickTarget, needingYou, notable, noteFor, titleWithCount } from "../state/attention";
+import type { Agent, Layouts, SessionInfo } from "../types";
 
 const BASE_TITLE = "IdeA";
 const OPT_IN_KEY = "idea.notifications";
 
-/** Whether the browser may show notifications, and the opt-in that asks for it. */
+/** Whether notifications are shown, and the opt-in that asks for them (browser only: the
+ *  desktop app's native notifications are on from the start). */
 export interface NotificationsOptIn {
   state: "unsupported" | "off" | "on" | "denied";
   enable(): void;
@@ -14,11 +16,14 @@ export interface NotificationsOptIn {
 /**
  * Attention to agents that need the user: the page title and the favicon carry the count,
  * and a notification fires when an agent that is not in view needs the user, finishes its
- * turn or fails; clicking it goes to that agent's cell (`goToCell`, any tab).
+ * turn or fails; clicking it goes to that agent's cell (`goToCell`, any tab), or nowhere when
+ * the cell is gone. The same code in the browser and the desktop app: only `notifier()`
+ * differs.
  */
 export function useAttention(
   sessions: Map<string, SessionInfo>,
   agents: Agent[],
+  layouts: Layouts | null,
   inView: (session: SessionInfo) => boolean,
   goToCell: (layoutId: string, nodeId: string) => void,
 ): NotificationsOptIn {
@@ -28,23 +33,34 @@ export function useAttention(
     setFavicon(count);
   }, [count]);
 
-  const supported = typeof Notification !== "undefined";
+  const notes = notifier();
   const [state, setState] = useState<NotificationsOptIn["state"]>(() => {
-    if (!supported) return "unsupported";
-    if (Notification.permission === "denied") return "denied";
-    return Notification.permission === "granted" && localStorage.getItem(OPT_IN_KEY) === "on" ? "on" : "off";
+    const permission = notes.permission();
+    if (permission === "unsupported" || permission === "denied") return permission;
+    const optedIn = !notes.needsOptIn || localStorage.getItem(OPT_IN_KEY) === "on";
+    return permission === "granted" && optedIn ? "on" : "off";
   });
   const enable = useCallback(() => {
-    if (!supported) return;
-    void Notification.requestPermission().then((permission) => {
+    void notes.requestPermission().then((permission) => {
       if (permission === "granted") localStorage.setItem(OPT_IN_KEY, "on");
-      setState(permission === "granted" ? "on" : permission === "denied" ? "denied" : "off");
+      setState(permission === "granted" ? "on" : permission === "default" ? "off" : permission);
     });
-  }, [supported]);
+  }, [notes]);
 
   const seen = useRef(new Map<string, SessionInfo["state"]>());
-  const latest = useRef({ agents, inView, goToCell });
-  latest.current = { agents, inView, goToCell };
+  const latest = useRef({ sessions, agents, layouts, inView, goToCell });
+  latest.current = { sessions, agents, layouts, inView, goToCell };
+
+  // A click names the session; where its cell is is looked up now, not when it was shown.
+  useEffect(
+    () =>
+      notes.onClick((sessionId) => {
+        const cell = clickTarget(sessionId, latest.current.sessions, latest.current.layouts);
+        if (cell) latest.current.goToCell(cell.layoutId, cell.nodeId);
+      }),
+    [notes],
+  );
+
   useEffect(() => {
     const previous = seen.current;
     const next = new Map<string, SessionInfo["state"]>();
@@ -54,19 +70,10 @@ export function useAttention(
       // A session seen for the first time is not news (a page load, a reconnect).
       if (before === undefined || !session.agentId || !notable(before, session.state)) continue;
       if (state !== "on" || latest.current.inView(session)) continue;
-      const name = latest.current.agents.find((a) => a.agentId === session.agentId)?.name ?? "An agent";
-      const body = session.stateReason ?? STATE_LABEL[session.state];
-      const title = session.state === "needsYou" ? `${name} needs you` : session.state === "failed" ? `${name} failed` : `${name} is done`;
-      const note = new Notification(title, { body, tag: session.sessionId });
-      const cell = session.cell;
-      note.onclick = () => {
-        window.focus();
-        if (cell) latest.current.goToCell(cell.layoutId, cell.nodeId);
-        note.close();
-      };
+      notes.show(noteFor(session, latest.current.agents));
     }
     seen.current = next;
-  }, [sessions, state]);
+  }, [sessions, state, notes]);
 
   return { state, enable };
 }

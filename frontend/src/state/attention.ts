@@ -1,4 +1,6 @@
-import type { AgentState, SessionInfo } from "../types";
+import type { Note } from "../api";
+import type { Agent, AgentState, CellRef, Layouts, SessionInfo } from "../types";
+import { findLeaf } from "./layoutTree";
 
 /** The label and tooltip of a state badge. */
 export const STATE_LABEL: Record<AgentState, string> = {
@@ -38,4 +40,21 @@ export function titleWithCount(base: string, count: number): string {
 export function notable(previous: AgentState | undefined, next: AgentState): boolean {
   if (previous === next) return false;
   return next === "needsYou" || next === "failed" || (next === "idle" && previous === "working");
+}
+
+/** The notification for `session`, now in a notable state: the agent's name and the reason,
+ *  never an id (the tag, which is never shown, is the session's id). */
+export function noteFor(session: SessionInfo, agents: Agent[]): Note {
+  const name = agents.find((a) => a.agentId === session.agentId)?.name ?? "An agent";
+  const title =
+    session.state === "needsYou" ? `${name} needs you` : session.state === "failed" ? `${name} failed` : `${name} is done`;
+  return { title, body: session.stateReason ?? STATE_LABEL[session.state], tag: session.sessionId };
+}
+
+/** Where a click on session `sessionId`'s notification goes: its cell as it is now, or
+ *  nowhere when the session or its cell is gone (closed, its layout deleted). */
+export function clickTarget(sessionId: string, sessions: Map<string, SessionInfo>, layouts: Layouts | null): CellRef | null {
+  const cell = sessions.get(sessionId)?.cell;
+  const layout = cell && layouts?.layouts.find((l) => l.id === cell.layoutId);
+  return cell && layout && findLeaf(layout.tree, cell.nodeId) ? cell : null;
 }

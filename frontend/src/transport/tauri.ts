@@ -1,10 +1,12 @@
 // The desktop shell's transport: Tauri commands (`api_request`, `attach_terminal`,
 // `detach_terminal`, `ack_terminal`), terminal output on a Channel as raw ArrayBuffers, and
-// domain events on the `idea://event` Tauri event. IPC never disconnects.
+// domain events on the `idea://event` Tauri event. IPC never disconnects. Notifications are
+// the desktop's own (`show_notification`).
 
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { DomainEvent } from "../types";
+import { NativeNotifier } from "./tauriNotifier";
 import { toApiError, type ConnectionState, type TerminalAttachment, type TerminalSink, type Transport } from "./transport";
 
 const decoder = new TextDecoder();
@@ -27,6 +29,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 
 export class TauriTransport implements Transport {
   readonly kind = "tauri" as const;
+  readonly notifier = new NativeNotifier();
   private readonly eventListeners = new Set<(event: DomainEvent) => void>();
   private readonly inputQueue = new Map<string, Uint8Array[]>();
 

@@ -2,6 +2,7 @@
 // talks to `api.ts`.
 
 import type { DomainEvent, WireError } from "../types";
+import type { Notifier } from "./notifier";
 
 /** The backend's error shape: a stable code with its typed details, and a readable message. */
 export type ApiError = WireError;
@@ -32,6 +33,8 @@ export interface Transport {
   connectionState(): ConnectionState;
   attach(sessionId: string, sink: TerminalSink): TerminalAttachment;
   sendInput(sessionId: string, data: Uint8Array): void;
+  /** Where notifications go: the browser's Notifications API, or the desktop's own. */
+  readonly notifier: Notifier;
 }
 
 /** Normalises anything a transport may reject with into an [`ApiError`]. */

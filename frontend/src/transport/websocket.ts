@@ -5,6 +5,7 @@
 
 import type { DomainEvent } from "../types";
 import type { ApiError, ConnectionState, TerminalAttachment, TerminalSink, Transport } from "./transport";
+import { BrowserNotifier } from "./notifier";
 import { sessionToken } from "./token";
 import { bytesToUuid, uuidToBytes } from "./uuid";
 
@@ -53,6 +54,7 @@ function socketUrl(): string {
 
 export class WebSocketTransport implements Transport {
   readonly kind = "websocket" as const;
+  readonly notifier = new BrowserNotifier();
   private socket: WebSocket | null = null;
   private state: ConnectionState = "connecting";
   private nextId = 1;

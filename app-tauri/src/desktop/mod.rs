@@ -1,6 +1,9 @@
-//! The Tauri desktop shell: a window over the web frontend and four async commands that
-//! forward to [`crate::api::call`] and the terminal streams, off the main thread. No logic
-//! lives here.
+//! The Tauri desktop shell: a window over the web frontend, four async commands that forward
+//! to [`crate::api::call`] and the terminal streams, off the main thread, and one that shows a
+//! native notification ([`notifications`]); a click on one raises the window and tells the
+//! page. No logic lives here.
+
+mod notifications;
 
 use crate::api;
 use crate::api::params::AttachAnswer;
@@ -12,6 +15,7 @@ use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
 use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
+use notifications::{Note, Notifications};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -127,6 +131,31 @@ async fn ack_terminal(
     Ok(())
 }
 
+/// Shows a native notification the page decided on. A failure (no session bus, no
+/// notification service) is logged, never shown: a notification is a courtesy.
+#[tauri::command]
+async fn show_notification(
+    notifications: tauri::State<'_, Notifications>,
+    note: Note,
+) -> Result<(), ()> {
+    if let Err(e) = notifications.show(note).await {
+        let error = &e as &dyn std::error::Error;
+        tracing::warn!(error, "no native notification");
+    }
+    Ok(())
+}
+
+/// What a click on a notification does: the window comes to the front and the page hears
+/// the notification's tag (it goes to that agent's cell, if it still has one).
+fn answer_click(app: &tauri::AppHandle, tag: String) {
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+    let _ = app.emit("idea://notification-click", tag);
+}
+
 /// Opens `dir` in a desktop window and blocks until it is closed. On quit, the running agents
 /// are recorded on their cells (so the next start offers to resume them), then stopped.
 ///
@@ -163,10 +192,13 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
             api_request,
             attach_terminal,
             detach_terminal,
-            ack_terminal
+            ack_terminal,
+            show_notification
         ])
         .setup(move |app| {
             let handle = app.handle().clone();
+            let clicks = handle.clone();
+            app.manage(Notifications::new(move |tag| answer_click(&clicks, tag)));
             if let Some(events) = events {
                 events.subscribe(move |event| {
                     let _ = handle.emit("idea://event", event);
