@@ -161,6 +161,7 @@ fn router(shared: Arc<Shared>) -> IntoMakeServiceWithConnectInfo<Router, limits:
 
 async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(MAX_MESSAGE)
+        .read_buffer_size(ws::READ_BUFFER)
         .on_upgrade(move |socket| ws::connection(socket, shared))
 }
 

@@ -20,6 +20,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker, ready};
 use tokio::sync::{Notify, Semaphore, broadcast};
 
+/// The connection's read buffer. What a client sends is small (keystrokes, calls, acks), and
+/// the WebSocket library zeroes this much before every read of the socket: at its default
+/// (128 KiB) that was the largest single cost of handling a keystroke or an ack.
+pub(super) const READ_BUFFER: usize = 4 * 1024;
+
 /// Close code sent to a client that fell too far behind on events or frames (its view is
 /// stale: it should reconnect and reload). 1013 = "try again later".
 const LAGGED: u16 = 1013;

@@ -5,7 +5,9 @@
 //! the reader itself; what follows within the interval is appended to the pending batch, which
 //! the reader also publishes as soon as it reaches `max_bytes` or its flush time has passed. The
 //! *flusher* thread ([`run`]) only covers what no read triggers: a batch whose flush time comes
-//! while the PTY is quiet, the end of the output and the exit.
+//! while the PTY is quiet, the end of the output and the exit. The reader wakes it only when a
+//! batch falls due before the flusher's own next wake-up, so continuous output (one batch per
+//! 64 KiB, all flushed by the reader) wakes it once per interval, not once per batch.
 //!
 //! So a read costs no thread wake-up, no allocation and one copy at most, and an echo goes out
 //! on the thread that read it.
@@ -43,6 +45,10 @@ struct State {
     pending: Vec<u8>,
     /// When `pending` is due (set with its first byte).
     flush_at: Option<Instant>,
+    /// When the flusher's current wait ends by itself (`None`: it waits to be woken). The
+    /// reader wakes it for a new flush time only if it would not be up by then anyway: during
+    /// continuous output that saves a thread wake-up per batch.
+    flusher_up_at: Option<Instant>,
     last_flush: Option<Instant>,
     /// The reader has seen end of file (or is gone).
     reader_done: bool,
@@ -102,8 +108,11 @@ impl Pump {
             let since = state
                 .last_flush
                 .map_or(now, |at| at.max(now - self.batching.interval));
-            state.flush_at = Some(since + self.batching.interval);
-            self.wake.notify_one();
+            let at = since + self.batching.interval;
+            state.flush_at = Some(at);
+            if state.flusher_up_at.is_none_or(|up| up > at) {
+                self.wake.notify_one();
+            }
         }
     }
 
@@ -206,7 +215,9 @@ pub(crate) fn run(pump: &Pump, hub: &OutputHub) -> Option<ExitInfo> {
         }
         if state.flush_at.is_some_and(|at| at <= now) {
             if hub.holds_back() {
-                // Only an ack, a detach or the exit (which drains) ends this.
+                // Only an ack, a detach or the exit (which drains) ends this. Meanwhile the
+                // flusher is up (it looks at the state again before it waits).
+                state.flusher_up_at = Some(now);
                 drop(state);
                 hub.wait_while_paused();
                 state = lock(&pump.state);
@@ -219,6 +230,7 @@ pub(crate) fn run(pump: &Pump, hub: &OutputHub) -> Option<ExitInfo> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        state.flusher_up_at = until;
         state = pump.wait(state, until);
     }
     if !state.pending.is_empty() {
@@ -332,6 +344,47 @@ mod tests {
             thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(*log.lock().unwrap(), vec![4, 4]);
+        pump.update(|state| state.reader_done = true);
+        drop(pump.exit_reporter());
+        assert_eq!(flusher.join().unwrap(), None);
+    }
+
+    #[test]
+    fn a_batch_started_while_the_flusher_waits_for_an_earlier_one_is_still_flushed() {
+        let (hub, log) = hub_with_batch_log();
+        let pump = Pump::new(Batching {
+            max_bytes: 8,
+            ..BATCHING
+        });
+        let flusher = {
+            let (pump, hub) = (Arc::clone(&pump), Arc::clone(&hub));
+            thread::spawn(move || run(&pump, &hub))
+        };
+        pump.output(&hub, b"lead");
+        // A batch: the flusher is woken for its flush time...
+        pump.output(&hub, b"12");
+        // ...wait until it sleeps on that time, then the reader flushes the batch by size.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while lock(&pump.state).flusher_up_at.is_none() {
+            assert!(
+                Instant::now() < deadline,
+                "the flusher never waited for the batch"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+        pump.output(&hub, b"345678");
+        // The next batch's flush time is later than the flusher's wake-up: it is not woken
+        // again, and must still flush this batch once it is due.
+        pump.output(&hub, b"tail");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while log.lock().unwrap().len() < 3 {
+            assert!(
+                Instant::now() < deadline,
+                "the last batch was never flushed"
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(*log.lock().unwrap(), vec![4, 8, 4]);
         pump.update(|state| state.reader_done = true);
         drop(pump.exit_reporter());
         assert_eq!(flusher.join().unwrap(), None);
