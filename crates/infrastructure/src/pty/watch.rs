@@ -81,10 +81,11 @@ impl std::fmt::Debug for ScreenWatch {
     }
 }
 
-/// The screen model's size: the terminal's, but at least one row and two columns (vt100 0.16
-/// subtracts a wide character's width from the columns and underflows below two).
+/// The model's size for a terminal of `size`: at least 2×2, because `vt100` 0.16 underflows
+/// on a wide character in one column and on a wrap that scrolls a one-row screen. The
+/// detectors read the bottom rows, so a tiny terminal loses nothing they look for.
 fn model_size(size: TerminalSize) -> (u16, u16) {
-    (size.rows.max(1), size.cols.max(2))
+    (size.rows.max(2), size.cols.max(2))
 }
 
 impl ScreenWatch {
@@ -237,6 +238,17 @@ mod tests {
         let (w, _rx) = watch(None);
         w.resize(TerminalSize { rows: 0, cols: 0 });
         w.feed("\u{1F600}".as_bytes());
+    }
+
+    #[test]
+    fn a_line_wrapping_on_a_one_row_terminal_keeps_the_screen_model() {
+        // vt100 0.16 underflows when a wrap scrolls a one-row screen (found by the API fuzz):
+        // the model then stopped, and the panic message reached stderr.
+        let (w, rx) = watch(None);
+        w.resize(TerminalSize { rows: 1, cols: 4 });
+        w.feed(b"abcdefghij\r\n");
+        w.feed(b"\x07");
+        assert_eq!(next(&rx), TerminalSignal::Bell);
     }
 
     #[test]
