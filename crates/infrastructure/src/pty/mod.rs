@@ -37,6 +37,7 @@ pub(crate) mod exit;
 mod fanout;
 mod output;
 mod pump;
+mod model;
 mod ring;
 mod session;
 #[cfg(target_os = "linux")]
