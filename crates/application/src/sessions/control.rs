@@ -106,14 +106,20 @@ pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
         .map_err(|_| AppError::SessionExited(id.to_string()))
 }
 
-/// Attaches a client to a session's output. The sink receives the recent scrollback first,
-/// then live output, in order, with no gap and no duplicate; the returned attachment's
-/// `replay` is therefore empty. Works on exited sessions too, so their last output can still
-/// be read.
+/// Attaches a client to a session's output. With the client's `size` the terminal is first
+/// resized to it, so the replay fits the client. The sink receives the replay (the terminal's
+/// scrollback and screen drawn anew) first, then live output, in order, with no gap and no
+/// duplicate; the returned attachment's `replay` is therefore empty. Works on exited sessions
+/// too, so their last output can still be read.
 ///
 /// # Errors
 /// `SESSION_NOT_FOUND`.
-pub fn attach(deps: &Deps, id: SessionId, sink: OutputSink) -> AppResult<Attachment> {
+pub fn attach(
+    deps: &Deps,
+    id: SessionId,
+    sink: OutputSink,
+    size: Option<TerminalSize>,
+) -> AppResult<Attachment> {
     let terminal = entry(deps, id)?.terminal;
     // The adapter may call the sink with live output before we hold the replay: queue those
     // batches until the replay has gone through the sink.
@@ -130,7 +136,7 @@ pub fn attach(deps: &Deps, id: SessionId, sink: OutputSink) -> AppResult<Attachm
         } else {
             gate.pending.push(bytes.to_vec());
         }
-    }));
+    }), size);
     let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
     if !attachment.replay.is_empty() {
         sink(&attachment.replay);

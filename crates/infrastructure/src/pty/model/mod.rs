@@ -7,11 +7,14 @@
 //! what the user saw, whatever the raw output was and wherever an old byte ring would have cut
 //! it.
 
+mod feed;
 mod modes;
 mod serialize;
 mod sgr;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use feed::ModelFeed;
 
 use alacritty_terminal::event::{Event, EventListener};
 use alacritty_terminal::grid::Dimensions;

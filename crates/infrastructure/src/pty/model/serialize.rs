@@ -177,8 +177,15 @@ impl Writer {
         };
     }
 
-    /// Moves the receiving cursor to `col` of the current row without printing.
+    /// Moves the receiving cursor to `col` of the current row, over blank cells.
     fn move_to(&mut self, col: usize) {
+        let gap = col.saturating_sub(self.at);
+        if gap > 0 && gap < 4 && self.pen == Pen::default() && self.link.is_none() {
+            // Spaces print the same blank cells, and read better than a cursor move.
+            self.bytes.extend(std::iter::repeat_n(b' ', gap));
+            self.at = col;
+            return;
+        }
         // `write!` into a Vec cannot fail.
         let _ = match col.cmp(&self.at) {
             std::cmp::Ordering::Greater => write!(self.bytes, "\x1b[{}C", col - self.at),
