@@ -123,6 +123,9 @@ impl ScreenModel {
 
     /// One batch of output, in order.
     pub(crate) fn feed(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         self.blank = false;
         let (term, parser) = (&mut self.term, &mut self.parser);
         // The model only serves replays: should the parser ever panic on some output, the
