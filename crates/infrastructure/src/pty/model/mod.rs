@@ -18,7 +18,7 @@ pub(crate) use feed::ModelFeed;
 
 use alacritty_terminal::event::{Event, EventListener};
 use alacritty_terminal::grid::Dimensions;
-use alacritty_terminal::term::{Config, Term};
+use alacritty_terminal::term::{Config, Term, TermMode};
 use alacritty_terminal::vte::ansi::{Processor, Timeout};
 use idea_domain::terminal::TerminalSize;
 use std::panic::{self, AssertUnwindSafe};
@@ -141,7 +141,31 @@ impl ScreenModel {
     /// Resizes the grid, reflowing wrapped lines (the alternate screen is cut, not reflowed,
     /// as in xterm.js).
     pub(crate) fn resize(&mut self, size: TerminalSize) {
-        self.term.resize(GridSize::from(size));
+        let target = GridSize::from(size);
+        let narrower = target.cols < self.term.columns();
+        let scrollback_was_empty = self.term.grid().history_size() == 0;
+        self.term.resize(target);
+        if narrower && scrollback_was_empty && !self.term.mode().contains(TermMode::ALT_SCREEN) {
+            self.fill_below_like_xterm(target);
+        }
+    }
+
+    /// The rows a narrower reflow adds go, in xterm.js, into the blank rows below the cursor
+    /// while the scrollback is empty (the cursor moves down), and only then into the
+    /// scrollback; alacritty pushes them all into the scrollback at once. Pull those lines back
+    /// down: growing the screen takes them from the scrollback (the cursor moves down with
+    /// them), shrinking it again drops as many rows from the bottom.
+    fn fill_below_like_xterm(&mut self, target: GridSize) {
+        let grid = self.term.grid();
+        let below = target.rows - 1 - usize::try_from(grid.cursor.point.line.0).unwrap_or(0);
+        let pull = grid.history_size().min(below);
+        if pull > 0 {
+            self.term.resize(GridSize {
+                rows: target.rows + pull,
+                cols: target.cols,
+            });
+            self.term.resize(target);
+        }
     }
 
     /// The model's size (after the grid's minimum).

@@ -271,3 +271,25 @@ fn a_continuation_row_starting_blank_or_erased_stays_a_continuation() {
     let copy = assert_round_trip(&mut m);
     assert!(copy.term.grid()[Line(2)][Column(9)].flags.contains(Flags::WRAPLINE));
 }
+
+#[test]
+fn narrowing_without_scrollback_fills_the_rows_below_the_cursor_first_as_xterm_does() {
+    let mut m = model(10, 20);
+    m.feed(b"0123456789abcdefghi\r\nshort\r\nABCDEFGHIJKLMNOPQRS\r\n$ ");
+    m.resize(TerminalSize { rows: 10, cols: 10 });
+    let grid = m.term.grid();
+    // Two lines became four rows: the rows below the cursor took them, nothing scrolled away.
+    assert_eq!(grid.history_size(), 0);
+    assert_eq!(grid.cursor.point.line, Line(5));
+    assert_eq!(
+        logical_lines(&m),
+        ["0123456789abcdefghi", "short", "ABCDEFGHIJKLMNOPQRS", "$"]
+    );
+    // With the cursor at the bottom, what does not fit goes into the scrollback.
+    let mut m = model(3, 20);
+    m.feed(b"0123456789abcdefghi\r\nABCDEFGHIJKLMNOPQRS\r\n$ ");
+    m.resize(TerminalSize { rows: 3, cols: 10 });
+    assert_eq!(m.term.grid().history_size(), 2);
+    assert_eq!(m.term.grid().cursor.point.line, Line(2));
+    assert_round_trip(&mut m);
+}
