@@ -89,6 +89,7 @@ impl OutputHub {
                 self.detach(id);
             }
         }
+        self.model.wake();
     }
 
     /// Registers `sink` and returns the model written out as the replay, atomically with

@@ -48,7 +48,9 @@ impl ModelFeed {
     }
 
     /// Queues `bytes` after everything queued before; `with` runs in the same critical section
-    /// (so what it does is ordered with the bytes against [`ModelFeed::current`]).
+    /// (so what it does is ordered with the bytes against [`ModelFeed::current`]). The feeder
+    /// is not woken: call [`ModelFeed::wake`] once the batch is on its way to the clients, so
+    /// its thread does not compete with theirs for a CPU meanwhile.
     pub(crate) fn push<R>(&self, bytes: &[u8], with: impl FnOnce() -> R) -> R {
         let mut queue = lock(&self.queue);
         if queue.closed {
@@ -67,8 +69,12 @@ impl ModelFeed {
         }
         let result = with();
         queue.bytes.extend_from_slice(bytes);
-        self.changed.notify_all();
         result
+    }
+
+    /// Wakes the feeder for what was pushed.
+    pub(crate) fn wake(&self) {
+        self.changed.notify_all();
     }
 
     /// Runs `with` on the model once it has parsed every byte queued; nothing is queued until
@@ -127,6 +133,7 @@ mod tests {
         for i in 0..500 {
             let line = format!("line {i}\r\n");
             feed.push(line.as_bytes(), || ());
+            feed.wake();
             expected.feed(line.as_bytes());
         }
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
