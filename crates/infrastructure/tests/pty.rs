@@ -520,7 +520,11 @@ fn attach_during_a_stream_sees_every_line_exactly_once() {
     shown.feed(screen.all_text().as_bytes());
     let mut lines = shown.lines();
     assert!(lines.pop().unwrap().starts_with("[process exited"));
-    assert_eq!(lines.pop().as_deref(), Some(""), "the blank line before the closing one");
+    assert_eq!(
+        lines.pop().as_deref(),
+        Some(""),
+        "the blank line before the closing one"
+    );
     let expected: Vec<String> = (0..LINES).map(|i| i.to_string()).collect();
     assert_same_text(&lines.join("\n"), &expected.join("\n"));
 }

@@ -21,7 +21,10 @@ use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 const PATIENCE: Duration = Duration::from_secs(10);
-const WIDE: TerminalSize = TerminalSize { rows: 30, cols: 120 };
+const WIDE: TerminalSize = TerminalSize {
+    rows: 30,
+    cols: 120,
+};
 const SCROLLBACK: usize = PtyConfig::DEFAULT_SCROLLBACK_LINES;
 
 /// Everything a client received, in order.
@@ -41,7 +44,10 @@ impl Log {
     fn wait_for(&self, needle: &str) {
         let deadline = Instant::now() + PATIENCE;
         while !String::from_utf8_lossy(&self.bytes()).contains(needle) {
-            assert!(Instant::now() < deadline, "timed out waiting for {needle:?}");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {needle:?}"
+            );
             thread::sleep(Duration::from_millis(10));
         }
     }
@@ -162,7 +168,9 @@ fn narrowed_shell_replay(cols: u16) {
     let (mut late_view, late, before_resize) = attach_at(&run, size);
     let live = live_view(&run.live, before_resize, size);
     assert!(
-        live.lines().iter().any(|l| l.ends_with("lorem ipsum dolor END")),
+        live.lines()
+            .iter()
+            .any(|l| l.ends_with("lorem ipsum dolor END")),
         "the long lines are there"
     );
     assert_same_view(&late_view, &live);
@@ -283,5 +291,9 @@ fn a_flood_keeps_only_the_bounded_scrollback_and_replays_from_a_clean_start() {
     assert!(lines.iter().any(|l| l.ends_with("colour END")), "{lines:?}");
     assert!(lines.last().unwrap().starts_with("[process exited"));
     // The oldest line kept starts where a line started, in its own colour.
-    assert!(lines[0].chars().next().unwrap().is_ascii_digit(), "{:?}", lines[0]);
+    assert!(
+        lines[0].chars().next().unwrap().is_ascii_digit(),
+        "{:?}",
+        lines[0]
+    );
 }

@@ -129,14 +129,17 @@ pub fn attach(
     }));
     let sink: Arc<OutputSink> = Arc::new(sink);
     let (gate_in, sink_in) = (gate.clone(), sink.clone());
-    let attachment = terminal.attach(Box::new(move |bytes: &[u8]| {
-        let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
-        if gate.open {
-            sink_in(bytes);
-        } else {
-            gate.pending.push(bytes.to_vec());
-        }
-    }), size);
+    let attachment = terminal.attach(
+        Box::new(move |bytes: &[u8]| {
+            let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
+            if gate.open {
+                sink_in(bytes);
+            } else {
+                gate.pending.push(bytes.to_vec());
+            }
+        }),
+        size,
+    );
     let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
     if !attachment.replay.is_empty() {
         sink(&attachment.replay);

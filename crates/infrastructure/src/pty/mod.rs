@@ -37,9 +37,9 @@
 pub(crate) mod command;
 pub(crate) mod exit;
 mod fanout;
+mod model;
 mod output;
 mod pump;
-mod model;
 mod session;
 #[cfg(target_os = "linux")]
 mod sweep;

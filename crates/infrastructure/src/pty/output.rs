@@ -198,7 +198,10 @@ mod tests {
         hub.publish(b"after");
         assert_eq!(attachment.replay, shown(&[b"before "]));
         assert_eq!(*seen.lock().unwrap(), b"after");
-        assert_eq!(shown(&[&attachment.replay, b"after"]), shown(&[b"before after"]));
+        assert_eq!(
+            shown(&[&attachment.replay, b"after"]),
+            shown(&[b"before after"])
+        );
         assert_eq!(hub.total(), 12);
     }
 

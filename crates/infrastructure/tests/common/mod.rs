@@ -62,7 +62,11 @@ impl Shown {
         let mut line = grid.topmost_line();
         while line <= grid.bottommost_line() {
             let row = &grid[line];
-            rows.push((0..grid.columns()).map(|c| row[Column(c)].clone()).collect());
+            rows.push(
+                (0..grid.columns())
+                    .map(|c| row[Column(c)].clone())
+                    .collect(),
+            );
             line += 1;
         }
         rows

@@ -27,7 +27,10 @@ where
         let alternate = term.grid().clone();
         term.swap_alt();
         out.grid(term.grid());
-        out.goto(term.grid().cursor.point.line, term.grid().cursor.point.column);
+        out.goto(
+            term.grid().cursor.point.line,
+            term.grid().cursor.point.column,
+        );
         term.swap_alt();
         *term.grid_mut() = alternate;
         out.reset_pen();
@@ -166,7 +169,8 @@ impl Writer {
         self.bytes
             .extend_from_slice(cell.c.encode_utf8(&mut buf).as_bytes());
         for &c in cell.zerowidth().unwrap_or_default() {
-            self.bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            self.bytes
+                .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
         self.at = if cell.c == '\t' {
             ((self.at / TAB_WIDTH + 1) * TAB_WIDTH).min(cols - 1)

@@ -125,12 +125,10 @@ pub(super) fn write_link(out: &mut Vec<u8>, link: Option<&Hyperlink>) {
 
 /// The bytes of `text` without control characters, which would end the sequence early.
 pub(super) fn clean(text: &str) -> impl Iterator<Item = u8> + '_ {
-    text.chars()
-        .filter(|c| !c.is_control())
-        .flat_map(|c| {
-            let mut buf = [0; 4];
-            c.encode_utf8(&mut buf).as_bytes().to_vec()
-        })
+    text.chars().filter(|c| !c.is_control()).flat_map(|c| {
+        let mut buf = [0; 4];
+        c.encode_utf8(&mut buf).as_bytes().to_vec()
+    })
 }
 
 #[cfg(test)]
@@ -153,10 +151,7 @@ mod tests {
             ..Cell::default()
         };
         cell.set_underline_color(Some(Color::Spec(Rgb { r: 1, g: 2, b: 3 })));
-        assert_eq!(
-            sgr(&Pen::of(&cell)),
-            "\x1b[0;1;4:3;91;48;5;236;58;2;1;2;3m"
-        );
+        assert_eq!(sgr(&Pen::of(&cell)), "\x1b[0;1;4:3;91;48;5;236;58;2;1;2;3m");
         assert_eq!(sgr(&Pen::default()), "\x1b[0m");
         let cell = Cell {
             fg: Color::Named(NamedColor::Blue),

@@ -33,7 +33,11 @@ fn snapshot(model: &ScreenModel) -> Snapshot {
     let mut line = grid.topmost_line();
     while line <= grid.bottommost_line() {
         let row = &grid[line];
-        rows.push((0..grid.columns()).map(|c| row[Column(c)].clone()).collect());
+        rows.push(
+            (0..grid.columns())
+                .map(|c| row[Column(c)].clone())
+                .collect(),
+        );
         line += 1;
     }
     Snapshot {
@@ -133,8 +137,12 @@ fn busy_output() -> Vec<u8> {
             .as_bytes(),
         );
     }
-    out.extend_from_slice("wide 你好世界 e\u{301}\tcol\t\x1b[48;5;236;38;2;1;2;3mrgb\x1b[0m\r\n".as_bytes());
-    out.extend_from_slice(b"\x1b[4:3;58;5;9mcurly\x1b[0m \x1b[7minverse\x1b[27m \x1b[9mstrike\x1b[0m\r\n");
+    out.extend_from_slice(
+        "wide 你好世界 e\u{301}\tcol\t\x1b[48;5;236;38;2;1;2;3mrgb\x1b[0m\r\n".as_bytes(),
+    );
+    out.extend_from_slice(
+        b"\x1b[4:3;58;5;9mcurly\x1b[0m \x1b[7minverse\x1b[27m \x1b[9mstrike\x1b[0m\r\n",
+    );
     out.extend_from_slice(b"\x1b]8;id=site;https://example.com\x1b\\link\x1b]8;;\x1b\\ after\r\n");
     out.extend_from_slice(b"$ ");
     out
@@ -149,7 +157,10 @@ fn nothing_fed_gives_an_empty_replay() {
 fn the_replay_rebuilds_cells_attributes_wraps_scrollback_and_cursor() {
     let mut m = model(10, 40);
     m.feed(&busy_output());
-    assert!(m.term.grid().history_size() > 0, "the test needs scrollback");
+    assert!(
+        m.term.grid().history_size() > 0,
+        "the test needs scrollback"
+    );
     assert_round_trip(&mut m);
 }
 
@@ -248,7 +259,15 @@ fn scrollback_dropped_mid_line_and_mid_sequence_leaves_a_clean_replay() {
     // wherever a byte ring would have started (inside a colour sequence, a wrapped line).
     let mut m = model(5, 20);
     for i in 0..2_000 {
-        m.feed(format!("\x1b[38;5;{}m{} {}\x1b[0m\r\n", i % 256, i, "x".repeat(i % 50)).as_bytes());
+        m.feed(
+            format!(
+                "\x1b[38;5;{}m{} {}\x1b[0m\r\n",
+                i % 256,
+                i,
+                "x".repeat(i % 50)
+            )
+            .as_bytes(),
+        );
     }
     assert_eq!(m.term.grid().history_size(), 200);
     let replay = m.replay();
@@ -269,7 +288,11 @@ fn a_continuation_row_starting_blank_or_erased_stays_a_continuation() {
     let mut m = model(6, 10);
     m.feed(b"0123456789  indented\r\n0123456789ab\x1b[2K\r\nnext");
     let copy = assert_round_trip(&mut m);
-    assert!(copy.term.grid()[Line(2)][Column(9)].flags.contains(Flags::WRAPLINE));
+    assert!(
+        copy.term.grid()[Line(2)][Column(9)]
+            .flags
+            .contains(Flags::WRAPLINE)
+    );
 }
 
 #[test]
