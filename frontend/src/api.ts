@@ -9,6 +9,7 @@ import type { ApiError, ConnectionState, TerminalAttachment, Transport } from ".
 import { toApiError } from "./transport/transport";
 import { WebSocketTransport } from "./transport/websocket";
 import type { Methods } from "./generated/Methods";
+import type { TerminalSize } from "./generated/TerminalSize";
 import type { DomainEvent, ErrorCode } from "./types";
 
 export type { ApiError, ConnectionState, Note, Notifier, NotifyPermission, TerminalAttachment };
@@ -49,16 +50,18 @@ export function connectionState(): ConnectionState {
 }
 
 /**
- * Receives a session's output: the recent scrollback first, then live output. `onRestart` is
- * called when the stream starts over after a reconnect (clear the terminal; the replay follows).
- * Acknowledge bytes once the terminal has processed them.
+ * Receives a session's output: the replay first (the terminal's scrollback and screen drawn
+ * anew, for the size `size` returns at each attach, when it knows one), then live output.
+ * `onRestart` is called when the stream starts over after a reconnect (clear the terminal; the
+ * replay follows). Acknowledge bytes once the terminal has processed them.
  */
 export function attachTerminal(
   sessionId: string,
   onBytes: (bytes: Uint8Array) => void,
   onRestart: () => void = () => undefined,
+  size: () => TerminalSize | null = () => null,
 ): TerminalAttachment {
-  return transport().attach(sessionId, { onBytes, onRestart });
+  return transport().attach(sessionId, { onBytes, onRestart, size });
 }
 
 const encoder = new TextEncoder();

@@ -13,6 +13,7 @@ use crate::owner::{self, Owner};
 use idea_application::Deps;
 use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
+use idea_domain::terminal::TerminalSize;
 use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
 use notifications::{Note, Notifications};
@@ -72,6 +73,7 @@ async fn api_request(
 async fn attach_terminal(
     state: tauri::State<'_, Desktop>,
     session_id: SessionId,
+    size: Option<TerminalSize>,
     on_output: Channel<InvokeResponseBody>,
 ) -> Result<AttachAnswer, WireError> {
     let deps = state.deps()?;
@@ -80,9 +82,10 @@ async fn attach_terminal(
         let _ = on_output.send(InvokeResponseBody::Raw(bytes.to_vec()));
     });
     let attaching = Arc::clone(&deps);
-    let attachment =
-        off_main(move || sessions::attach(&attaching, session_id, sink).map_err(|e| e.to_wire()))
-            .await?;
+    let attachment = off_main(move || {
+        sessions::attach(&attaching, session_id, sink, size).map_err(|e| e.to_wire())
+    })
+    .await?;
     let previous = state
         .attachments
         .lock()

@@ -12,7 +12,7 @@ use futures_util::stream::SplitSink;
 use futures_util::{Sink, StreamExt};
 use idea_application::sessions;
 use idea_domain::SessionId;
-use idea_domain::terminal::OutputSink;
+use idea_domain::terminal::{OutputSink, TerminalSize};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -366,7 +366,9 @@ impl Client {
         let stream = crate::api::is_stream_method(&method)
             .then(|| rpc::stream_call(&method, params.clone()));
         let outcome = match stream {
-            Some(Ok(StreamRequest::AttachTerminal(p))) => return self.attach(id, p.session_id),
+            Some(Ok(StreamRequest::AttachTerminal(p))) => {
+                return self.attach(id, p.session_id, p.size);
+            }
             Some(Ok(StreamRequest::DetachTerminal(p))) => self.detach(p.session_id),
             Some(Ok(StreamRequest::AckTerminal(p))) => self.ack(p),
             Some(Err(e)) => Err(e),
@@ -395,7 +397,7 @@ impl Client {
         });
     }
 
-    fn attach(&mut self, id: Option<Value>, session: SessionId) {
+    fn attach(&mut self, id: Option<Value>, session: SessionId, size: Option<TerminalSize>) {
         let deps = &self.shared.project.deps;
         if let Some(previous) = self.attachments.remove(&session) {
             sessions::detach(deps, session, previous);
@@ -404,7 +406,7 @@ impl Client {
         let sink = output_sink(session, self.out.clone(), Arc::clone(&gate));
         // The sink gets the replay first, then live output (see `sessions::attach`); the gate
         // here only keeps all of it behind this call's answer.
-        let attachment = match sessions::attach(deps, session, sink) {
+        let attachment = match sessions::attach(deps, session, sink, size) {
             Ok(attachment) => attachment.id,
             Err(e) => return self.reply(id, Err(RpcError::from_wire(e.to_wire()))),
         };

@@ -46,9 +46,10 @@ fn pty_run(host: &PortablePtyHost, spec: &SpawnSpec) -> Result<(String, ExitInfo
     )?;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&seen);
-    let attachment = session.attach(Box::new(move |b: &[u8]| {
-        sink.lock().unwrap().extend_from_slice(b)
-    }));
+    let attachment = session.attach(
+        Box::new(move |b: &[u8]| sink.lock().unwrap().extend_from_slice(b)),
+        None,
+    );
     let exit = rx
         .recv_timeout(Duration::from_secs(20))
         .expect("the session ended");

@@ -126,8 +126,9 @@ methods! {
     /// A terminal-stream method: handled by the transport itself, which owns the stream.
     enum StreamRequest; table STREAM_METHODS;
 
-    /// Starts receiving a session's output: the scrollback replay, then live output.
-    AttachTerminal = "attachTerminal" (SessionParams) -> AttachAnswer, errors [SessionNotFound];
+    /// Starts receiving a session's output: the replay (scrollback and screen drawn anew, at
+    /// the client's size when given), then live output.
+    AttachTerminal = "attachTerminal" (AttachTerminalParams) -> AttachAnswer, errors [SessionNotFound];
     /// Stops receiving a session's output.
     DetachTerminal = "detachTerminal" (SessionParams) -> (), errors [];
     /// Acknowledges output the client has processed (flow control; a notification).

@@ -113,6 +113,15 @@ params! {
         pub session_id: SessionId,
     }
 
+    pub struct AttachTerminalParams {
+        pub session_id: SessionId,
+        /// The client's terminal size: the session is resized to it before the replay is
+        /// drawn, so the replay fits the client. Without it the replay has the session's size.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub size: Option<TerminalSize>,
+    }
+
     pub struct SessionSizeParams {
         pub session_id: SessionId,
         #[serde(flatten)]

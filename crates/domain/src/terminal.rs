@@ -167,8 +167,10 @@ impl std::fmt::Debug for TerminalWatch {
     }
 }
 
-/// A client attached to a terminal: its id (for `ack`/`detach`) and the recent output to
-/// replay before the live output that its sink will receive (no gap, no duplicate).
+/// A client attached to a terminal: its id (for `ack`/`detach`) and the replay to show before
+/// the live output that its sink will receive (no gap, no duplicate): escape sequences that
+/// draw the terminal's scrollback, screen, modes and cursor as they are now, for a fresh
+/// terminal of the terminal's size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attachment {
     pub id: u64,
@@ -202,8 +204,10 @@ pub trait TerminalSession: Send + Sync {
     /// # Errors
     /// [`PtyError::Closed`], [`PtyError::Io`].
     fn resize(&self, size: TerminalSize) -> Result<(), PtyError>;
-    /// Attaches a client; see [`Attachment`].
-    fn attach(&self, sink: OutputSink) -> Attachment;
+    /// Attaches a client; see [`Attachment`]. With the client's `size`, the terminal is
+    /// resized to it first (its screen model too, even once the process has exited), so the
+    /// replay is drawn for exactly the client's rows and columns.
+    fn attach(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment;
     fn detach(&self, attachment: u64);
     /// The client has processed `bytes` more bytes of output.
     fn ack(&self, attachment: u64, bytes: usize);

@@ -7,6 +7,7 @@ import type { AskAgentParams } from "./AskAgentParams";
 import type { AskAnswer } from "./AskAnswer";
 import type { AssignAgentParams } from "./AssignAgentParams";
 import type { AttachAnswer } from "./AttachAnswer";
+import type { AttachTerminalParams } from "./AttachTerminalParams";
 import type { CellRef } from "./CellRef";
 import type { CreateAgentParams } from "./CreateAgentParams";
 import type { LaunchAgentParams } from "./LaunchAgentParams";
@@ -72,7 +73,7 @@ export interface Methods {
 
 /** The terminal-stream methods, handled by each transport. */
 export interface StreamMethods {
-  attachTerminal: { params: SessionParams; result: AttachAnswer; errors: "SESSION_NOT_FOUND" };
+  attachTerminal: { params: AttachTerminalParams; result: AttachAnswer; errors: "SESSION_NOT_FOUND" };
   detachTerminal: { params: SessionParams; result: null; errors: never };
   ackTerminal: { params: AckTerminalParams; result: null; errors: never };
 }

@@ -23,7 +23,10 @@ export class TerminalHandle {
   readonly search: SearchAddon;
   private readonly fitAddon = new FitAddon();
   private readonly host: HTMLDivElement;
-  private readonly attachment: TerminalAttachment;
+  /** Attached on first mount, once the terminal has a size the replay can be drawn for. */
+  private attachment: TerminalAttachment | null = null;
+  /** The terminal was fitted to a cell at least once (its size is the cell's, not a default). */
+  private fitted = false;
   private readonly searchListeners = new Set<() => void>();
   private readonly titleListeners = new Set<(title: string | null) => void>();
   private readonly exitedInputListeners = new Set<(data: string) => void>();
@@ -75,14 +78,29 @@ export class TerminalHandle {
     this.term.onResize(() => this.scheduleSizeReport());
     this.term.onSelectionChange(() => this.copySelectionSoon());
     this.term.attachCustomKeyEventHandler((event) => this.handleKey(event));
+  }
 
+  /**
+   * Starts receiving the session's output. The attach carries this terminal's size, so the
+   * server resizes the session and draws its replay for exactly these rows and columns (a
+   * wrapped line comes back wrapped where this terminal wraps it).
+   */
+  private attach(): void {
+    if (this.attachment || this.disposed) return;
     this.attachment = attachTerminal(
-      sessionId,
+      this.sessionId,
       (bytes) => this.write(bytes),
       () => {
-        // Re-attached after a reconnect: the server replays the recent output from the start.
+        // Re-attached after a reconnect: the server draws the terminal again from the start.
         this.pendingAck = 0;
         this.term.reset();
+      },
+      () => {
+        if (!this.fitted) return null;
+        const size = { rows: this.term.rows, cols: this.term.cols };
+        // The attach resizes the session: no separate report of the same size.
+        if (this.running) this.reported = size;
+        return size;
       },
     );
   }
@@ -97,6 +115,7 @@ export class TerminalHandle {
       this.loadWebgl();
     }
     this.fit();
+    this.attach();
   }
 
   /** Takes the terminal out of `container` if it is still there (it stays alive). */
@@ -112,6 +131,7 @@ export class TerminalHandle {
     const cols = Math.max(2, dims.cols);
     const rows = Math.max(1, dims.rows);
     if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+    this.fitted = true;
     this.scheduleSizeReport();
   }
 
@@ -156,7 +176,7 @@ export class TerminalHandle {
     if (this.disposed) return;
     this.disposed = true;
     for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer]) if (timer) clearTimeout(timer);
-    this.attachment.detach();
+    this.attachment?.detach();
     this.webgl?.dispose();
     this.term.dispose();
     this.host.remove();
@@ -191,7 +211,7 @@ export class TerminalHandle {
   private flushAck(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = null;
-    if (this.pendingAck > 0 && !this.disposed) this.attachment.ack(this.pendingAck);
+    if (this.pendingAck > 0 && !this.disposed) this.attachment?.ack(this.pendingAck);
     this.pendingAck = 0;
   }
 

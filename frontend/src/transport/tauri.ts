@@ -66,7 +66,7 @@ export class TauriTransport implements Transport {
       const bytes = live ? toBytes(message) : null;
       if (bytes) sink.onBytes(bytes);
     });
-    invoke("attach_terminal", { sessionId, onOutput: channel }).catch((error: unknown) => {
+    invoke("attach_terminal", { sessionId, size: sink.size(), onOutput: channel }).catch((error: unknown) => {
       console.warn(`attach_terminal ${sessionId} failed: ${toApiError(error).message}`);
     });
     return {

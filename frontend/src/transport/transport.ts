@@ -1,6 +1,7 @@
 // What a backend transport provides. Only `src/api.ts` uses transports; the rest of the UI
 // talks to `api.ts`.
 
+import type { TerminalSize } from "../generated/TerminalSize";
 import type { DomainEvent, WireError } from "../types";
 import type { Notifier } from "./notifier";
 
@@ -13,6 +14,11 @@ export interface TerminalSink {
   onBytes(bytes: Uint8Array): void;
   /** The stream starts over (re-attached after a reconnect): the replay follows. */
   onRestart(): void;
+  /**
+   * The terminal's size when it is known, sent with each attach: the backend resizes the
+   * session to it first, so the replay is drawn for exactly these rows and columns.
+   */
+  size(): TerminalSize | null;
 }
 
 /** A client's attachment to one session's output. */

@@ -192,7 +192,8 @@ export class WebSocketTransport implements Transport {
     if (entry.everReceived) entry.sink.onRestart();
     entry.delivered = 0;
     entry.acked = 0;
-    this.request("attachTerminal", { sessionId: key }).catch((error: ApiError) => {
+    const size = entry.sink.size();
+    this.request("attachTerminal", size ? { sessionId: key, size } : { sessionId: key }).catch((error: ApiError) => {
       if (error.code === "DISCONNECTED") return; // re-attached on reconnect
       if (this.attached.get(key) === entry) {
         console.warn(`attachTerminal ${key} failed: ${error.message}`);

@@ -219,6 +219,7 @@ impl Screen {
             deps,
             session,
             Box::new(move |b| sink.lock().unwrap().extend_from_slice(b)),
+            None,
         )
         .unwrap();
         screen

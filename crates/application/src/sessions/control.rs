@@ -106,14 +106,20 @@ pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
         .map_err(|_| AppError::SessionExited(id.to_string()))
 }
 
-/// Attaches a client to a session's output. The sink receives the recent scrollback first,
-/// then live output, in order, with no gap and no duplicate; the returned attachment's
-/// `replay` is therefore empty. Works on exited sessions too, so their last output can still
-/// be read.
+/// Attaches a client to a session's output. With the client's `size` the terminal is first
+/// resized to it, so the replay fits the client. The sink receives the replay (the terminal's
+/// scrollback and screen drawn anew) first, then live output, in order, with no gap and no
+/// duplicate; the returned attachment's `replay` is therefore empty. Works on exited sessions
+/// too, so their last output can still be read.
 ///
 /// # Errors
 /// `SESSION_NOT_FOUND`.
-pub fn attach(deps: &Deps, id: SessionId, sink: OutputSink) -> AppResult<Attachment> {
+pub fn attach(
+    deps: &Deps,
+    id: SessionId,
+    sink: OutputSink,
+    size: Option<TerminalSize>,
+) -> AppResult<Attachment> {
     let terminal = entry(deps, id)?.terminal;
     // The adapter may call the sink with live output before we hold the replay: queue those
     // batches until the replay has gone through the sink.
@@ -123,14 +129,17 @@ pub fn attach(deps: &Deps, id: SessionId, sink: OutputSink) -> AppResult<Attachm
     }));
     let sink: Arc<OutputSink> = Arc::new(sink);
     let (gate_in, sink_in) = (gate.clone(), sink.clone());
-    let attachment = terminal.attach(Box::new(move |bytes: &[u8]| {
-        let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
-        if gate.open {
-            sink_in(bytes);
-        } else {
-            gate.pending.push(bytes.to_vec());
-        }
-    }));
+    let attachment = terminal.attach(
+        Box::new(move |bytes: &[u8]| {
+            let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
+            if gate.open {
+                sink_in(bytes);
+            } else {
+                gate.pending.push(bytes.to_vec());
+            }
+        }),
+        size,
+    );
     let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
     if !attachment.replay.is_empty() {
         sink(&attachment.replay);

@@ -83,7 +83,7 @@ impl TerminalSession for FakeSession {
     fn resize(&self, _size: TerminalSize) -> Result<(), PtyError> {
         Ok(())
     }
-    fn attach(&self, _sink: OutputSink) -> Attachment {
+    fn attach(&self, _sink: OutputSink, _size: Option<TerminalSize>) -> Attachment {
         Attachment {
             id: 1,
             replay: Vec::new(),

@@ -6,13 +6,14 @@
 //! - **Output** is read by a dedicated thread, which hands the first read after a quiet
 //!   [`PtyConfig::batch_interval`] (a keystroke's echo) to the sinks at once and coalesces what
 //!   follows into batches (at most one per interval, or one per [`PtyConfig::batch_bytes`]);
-//!   every batch is appended to a bounded scrollback and handed to every attached sink.
-//!   `attach` returns the scrollback as the replay under the same lock, so a client sees no
-//!   gap and no duplicate.
+//!   every batch is handed to every attached sink, then fed to the session's terminal model
+//!   (`model`: screen and bounded scrollback, reflowed on resize). `attach` resizes the
+//!   terminal to the client's size and returns the model written out as escape sequences as
+//!   the replay, under the same lock, so a client sees no gap and no duplicate.
 //! - **Flow control** follows xterm.js's watermark/ack pattern: while a client has more than
 //!   [`PtyConfig::high_watermark`] bytes unacknowledged, reading stops (and so, through the
 //!   kernel buffer, does the child), until every client is back under
-//!   [`PtyConfig::low_watermark`]. Without clients, output only feeds the scrollback.
+//!   [`PtyConfig::low_watermark`]. Without clients, output only feeds the model.
 //! - **Input** is written on the caller's thread when nothing is queued ahead of it and the
 //!   PTY takes it without blocking, otherwise queued for one writer thread; either way writes
 //!   apply in call order, never interleaved, and a caller never blocks.
@@ -26,8 +27,9 @@
 //! replay: a client shows the replay first and queues what its sink receives meanwhile. The
 //! replay counts as delivered and unacknowledged, like live output: acknowledge both.
 //!
-//! File map: `command` (program, cwd, environment), `ring` (scrollback), `fanout` (clients and
-//! watermarks), `output` (the locked hub joining the two), `pump` (reader + batching), `writer`
+//! File map: `command` (program, cwd, environment), `model` (the terminal model and the
+//! replay written from it), `fanout` (clients and watermarks), `output` (the locked hub
+//! joining the two), `pump` (reader + batching), `writer`
 //! (input: direct writes and the queue), `exit` (reaping), `session` (threads and the session
 //! handle), `watch` (the screen model behind agent states: `vt100`, BEL/OSC notifications,
 //! the CLI's screen detector, quiet output).
@@ -35,9 +37,9 @@
 pub(crate) mod command;
 pub(crate) mod exit;
 mod fanout;
+mod model;
 mod output;
 mod pump;
-mod ring;
 mod session;
 #[cfg(target_os = "linux")]
 mod sweep;
@@ -59,8 +61,9 @@ use std::time::Duration;
 /// agent CLI shown in xterm.js.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PtyConfig {
-    /// Bytes of recent output kept for replay on attach; older bytes are dropped. 2 MiB.
-    pub scrollback_bytes: usize,
+    /// Lines kept above the screen for the replay on attach; older lines are dropped. 10 000,
+    /// the frontend's xterm.js `scrollback` (`frontend/src/terminal/theme.ts`).
+    pub scrollback_lines: usize,
     /// Reading pauses while any client has more unacknowledged bytes than this. 512 KiB.
     pub high_watermark: usize,
     /// Reading resumes once every client is at or below this. 128 KiB.
@@ -83,6 +86,9 @@ pub struct PtyConfig {
 }
 
 impl PtyConfig {
+    /// [`PtyConfig::scrollback_lines`]'s default.
+    pub const DEFAULT_SCROLLBACK_LINES: usize = 10_000;
+
     /// The longest a stop can take before the last signal (SIGKILL) is sent: SIGHUP, SIGTERM,
     /// SIGKILL to the terminal's process group, then the same grace twice for the processes
     /// that left it (see `sweep`).
@@ -94,7 +100,7 @@ impl PtyConfig {
 impl Default for PtyConfig {
     fn default() -> Self {
         Self {
-            scrollback_bytes: 2 * 1024 * 1024,
+            scrollback_lines: Self::DEFAULT_SCROLLBACK_LINES,
             high_watermark: 512 * 1024,
             low_watermark: 128 * 1024,
             batch_interval: Duration::from_millis(16),
@@ -164,7 +170,7 @@ impl PortablePtyHost {
         // The parent's copy of the slave must go now: the reader only sees end of file once
         // every slave descriptor is closed, i.e. when the child (and its children) are gone.
         drop(slave);
-        let session = session::start(id, &self.config, master, child, on_exit)?;
+        let session = session::start(id, &self.config, spec.size, master, child, on_exit)?;
         if let Some(text) = &spec.stdin_injection {
             // Through the ordered writer, ahead of anything a client types. A child that is
             // already gone makes this `Closed`, which its exit report already tells.

@@ -1,29 +1,35 @@
-//! The output path of one terminal: scrollback, attached clients and flow control behind one
-//! lock, so that attaching (snapshot + register) and publishing (append + pick recipients) are
-//! atomic with respect to each other. That is what gives a client no gap and no duplicate.
+//! The output path of one terminal: the terminal model behind replays, attached clients and
+//! flow control, locked so that attaching (replay + register) and publishing (deliver + feed
+//! the model) are atomic with respect to each other. That is what gives a client no gap and no
+//! duplicate.
 
 use super::fanout::{Fanout, SharedSink};
 use super::lock;
-use super::ring::Scrollback;
+use super::model::{ModelFeed, ScreenModel};
 use super::watch::ScreenWatch;
-use idea_domain::terminal::{Attachment, OutputSink};
+use idea_domain::terminal::{Attachment, OutputSink, TerminalSize};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 #[derive(Debug)]
 struct State {
-    scrollback: Scrollback,
     fanout: Fanout,
     /// The child has exited: what is left to read is bounded (kernel buffer, reader queue), so
     /// flow control no longer applies and the pump drains it all before reporting the exit.
     draining: bool,
-    /// Every byte published, including those since dropped from the scrollback.
+    /// Every byte published.
     total: u64,
 }
 
-/// Scrollback + clients + flow control of one terminal.
+/// Terminal model + clients + flow control of one terminal.
 #[derive(Debug)]
 pub(crate) struct OutputHub {
+    /// What every byte published so far drew (parsed on a thread of its own). A batch is
+    /// queued for it in the same critical section as its recipients are picked, and `attach`
+    /// writes the replay and registers the client in one critical section over the model
+    /// brought up to date: a batch is either in a client's replay or delivered to it, never
+    /// both, never neither. Taken before `state`, never after.
+    model: Arc<ModelFeed>,
     state: Mutex<State>,
     /// Signalled whenever the pump may be allowed to pull again (ack, detach, drain).
     flowing: Condvar,
@@ -32,11 +38,12 @@ pub(crate) struct OutputHub {
 }
 
 impl OutputHub {
-    /// An empty hub with a scrollback of `scrollback_bytes` and the given watermarks.
-    pub(crate) fn new(scrollback_bytes: usize, high: usize, low: usize) -> Self {
+    /// An empty hub keeping `scrollback_lines` lines above the screen, with the given
+    /// watermarks; its model has the default size until [`OutputHub::resize`].
+    pub(crate) fn new(scrollback_lines: usize, high: usize, low: usize) -> Self {
         Self {
+            model: ModelFeed::start(ScreenModel::new(TerminalSize::default(), scrollback_lines)),
             state: Mutex::new(State {
-                scrollback: Scrollback::new(scrollback_bytes),
                 fanout: Fanout::new(high, low),
                 draining: false,
                 total: 0,
@@ -57,9 +64,9 @@ impl OutputHub {
         lock(&self.watch).clone()
     }
 
-    /// Appends a batch to the scrollback, then hands it to every attached sink.
+    /// Queues a batch for the model, then hands it to every attached sink.
     ///
-    /// The sinks are called after the lock is released, so a sink may call back into the
+    /// The sinks are called after the locks are released, so a sink may call back into the
     /// session (e.g. `ack`) without deadlocking. Every caller publishes under the pump's lock,
     /// so sinks still see batches in order. The cost: a sink detached concurrently may get one
     /// last batch.
@@ -67,12 +74,11 @@ impl OutputHub {
         if batch.is_empty() {
             return;
         }
-        let recipients = {
+        let recipients = self.model.push(batch, || {
             let mut state = lock(&self.state);
-            state.scrollback.push(batch);
             state.total = state.total.saturating_add(batch.len() as u64);
             state.fanout.deliver(batch.len())
-        };
+        });
         if let Some(watch) = self.watch() {
             watch.feed(batch);
         }
@@ -83,16 +89,25 @@ impl OutputHub {
                 self.detach(id);
             }
         }
+        self.model.wake();
     }
 
-    /// Registers `sink` and returns the scrollback as it stands, atomically with respect to
-    /// [`OutputHub::publish`]: every byte is either in the replay or delivered to the sink.
+    /// Registers `sink` and returns the model written out as the replay, atomically with
+    /// respect to [`OutputHub::publish`]: every byte is either drawn by the replay or delivered
+    /// to the sink. The replay counts as delivered and unacknowledged.
     pub(crate) fn attach(&self, sink: OutputSink) -> Attachment {
         let sink: SharedSink = sink.into();
-        let mut state = lock(&self.state);
-        let replay = state.scrollback.contents();
-        let id = state.fanout.attach(sink, replay.len());
-        Attachment { id, replay }
+        self.model.current(|model| {
+            let replay = model.replay();
+            let id = lock(&self.state).fanout.attach(sink, replay.len());
+            Attachment { id, replay }
+        })
+    }
+
+    /// Resizes the model (reflowing wrapped lines) after the output published so far, as the
+    /// terminal it follows was resized.
+    pub(crate) fn resize(&self, size: TerminalSize) {
+        self.model.current(|model| model.resize(size));
     }
 
     /// Forgets a client (releasing its backpressure).
@@ -126,7 +141,7 @@ impl OutputHub {
         self.flowing.notify_all();
     }
 
-    /// Every byte published so far, including those since dropped from the scrollback.
+    /// Every byte published so far.
     pub(crate) fn total(&self) -> u64 {
         lock(&self.state).total
     }
@@ -138,6 +153,12 @@ impl OutputHub {
     }
 }
 
+impl Drop for OutputHub {
+    fn drop(&mut self) {
+        self.model.close();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -145,6 +166,10 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::thread;
     use std::time::Duration;
+
+    fn hub(high: usize, low: usize) -> OutputHub {
+        OutputHub::new(10_000, high, low)
+    }
 
     fn collector() -> (OutputSink, Arc<Mutex<Vec<u8>>>) {
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -155,26 +180,39 @@ mod tests {
         (sink, seen)
     }
 
+    /// What a terminal shows after `bytes`, as the model writes it out.
+    fn shown(bytes: &[&[u8]]) -> Vec<u8> {
+        let mut model = ScreenModel::new(TerminalSize::default(), 10_000);
+        for bytes in bytes {
+            model.feed(bytes);
+        }
+        model.replay()
+    }
+
     #[test]
     fn attach_replays_the_past_and_receives_the_future() {
-        let hub = OutputHub::new(1024, 100, 10);
+        let hub = hub(100, 10);
         hub.publish(b"before ");
         let (sink, seen) = collector();
         let attachment = hub.attach(sink);
         hub.publish(b"after");
-        assert_eq!(attachment.replay, b"before ");
+        assert_eq!(attachment.replay, shown(&[b"before "]));
         assert_eq!(*seen.lock().unwrap(), b"after");
+        assert_eq!(
+            shown(&[&attachment.replay, b"after"]),
+            shown(&[b"before after"])
+        );
         assert_eq!(hub.total(), 12);
     }
 
     #[test]
     fn concurrent_attach_sees_no_gap_and_no_duplicate() {
-        let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
+        let hub = Arc::new(hub(usize::MAX, 0));
         let publisher = {
             let hub = Arc::clone(&hub);
             thread::spawn(move || {
                 for i in 0..2_000u32 {
-                    hub.publish(format!("{i}\n").as_bytes());
+                    hub.publish(format!("{i}\r\n").as_bytes());
                 }
             })
         };
@@ -182,15 +220,17 @@ mod tests {
         let (sink, seen) = collector();
         let attachment = hub.attach(sink);
         publisher.join().unwrap();
-        let mut all = attachment.replay.clone();
-        all.extend_from_slice(&seen.lock().unwrap());
-        let expected: String = (0..2_000u32).map(|i| format!("{i}\n")).collect();
-        assert_eq!(String::from_utf8(all).unwrap(), expected);
+        let expected: String = (0..2_000u32).map(|i| format!("{i}\r\n")).collect();
+        let live = seen.lock().unwrap().clone();
+        assert_eq!(
+            shown(&[&attachment.replay, &live]),
+            shown(&[expected.as_bytes()])
+        );
     }
 
     #[test]
     fn a_sink_may_ack_from_inside_its_callback() {
-        let hub = Arc::new(OutputHub::new(1024, 10, 5));
+        let hub = Arc::new(hub(10, 5));
         let id = Arc::new(AtomicU64::new(0));
         let sink: OutputSink = {
             let hub = Arc::clone(&hub);
@@ -207,7 +247,7 @@ mod tests {
 
     #[test]
     fn a_panicking_sink_is_detached_and_others_keep_receiving() {
-        let hub = OutputHub::new(1024, 100, 10);
+        let hub = hub(100, 10);
         hub.attach(Box::new(|_: &[u8]| panic!("client bug")));
         let (sink, seen) = collector();
         hub.attach(sink);
@@ -219,7 +259,7 @@ mod tests {
 
     #[test]
     fn draining_ignores_backpressure() {
-        let hub = OutputHub::new(1024, 10, 5);
+        let hub = hub(10, 5);
         hub.attach(Box::new(|_: &[u8]| {}));
         hub.publish(&[b'x'; 50]);
         assert!(hub.holds_back());
@@ -230,7 +270,7 @@ mod tests {
 
     #[test]
     fn ack_wakes_a_paused_pump() {
-        let hub = Arc::new(OutputHub::new(1024, 10, 5));
+        let hub = Arc::new(hub(10, 5));
         let id = hub.attach(Box::new(|_: &[u8]| {})).id;
         hub.publish(&[b'x'; 50]);
         let waiter = {

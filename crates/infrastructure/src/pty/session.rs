@@ -67,6 +67,7 @@ impl fmt::Debug for PtySession {
 pub(crate) fn start(
     id: SessionId,
     config: &PtyConfig,
+    size: TerminalSize,
     master: Box<dyn MasterPty + Send>,
     mut child: Box<dyn Child + Send + Sync>,
     on_exit: ExitHandler,
@@ -86,14 +87,16 @@ pub(crate) fn start(
     #[cfg(not(unix))]
     let direct = None;
     let (input, write_loop) = Input::new(writer, direct);
+    let output = OutputHub::new(
+        config.scrollback_lines,
+        config.high_watermark,
+        config.low_watermark,
+    );
+    output.resize(size);
     let shared = Arc::new(Shared {
         id,
         pid: child.process_id(),
-        output: OutputHub::new(
-            config.scrollback_bytes,
-            config.high_watermark,
-            config.low_watermark,
-        ),
+        output,
         input,
         master: Mutex::new(Some(master)),
         killer: Mutex::new(child.clone_killer()),
@@ -273,7 +276,7 @@ fn signal_group(pid: Option<u32>, signal: nix::sys::signal::Signal) {
 }
 
 impl PtySession {
-    /// Every byte of output read so far, including bytes since dropped from the scrollback.
+    /// Every byte of output read so far.
     pub fn output_bytes(&self) -> u64 {
         self.shared.output.total()
     }
@@ -293,18 +296,27 @@ impl TerminalSession for PtySession {
     }
 
     fn resize(&self, size: TerminalSize) -> Result<(), PtyError> {
-        let master = lock(&self.shared.master);
-        let master = master.as_ref().ok_or(PtyError::Closed)?;
-        master
-            .resize(pty_size(size))
-            .map_err(|e| PtyError::Io(format!("{e:#}")))?;
+        {
+            let master = lock(&self.shared.master);
+            let master = master.as_ref().ok_or(PtyError::Closed)?;
+            master
+                .resize(pty_size(size))
+                .map_err(|e| PtyError::Io(format!("{e:#}")))?;
+        }
+        self.shared.output.resize(size);
         if let Some(watch) = self.shared.output.watch() {
             watch.resize(size);
         }
         Ok(())
     }
 
-    fn attach(&self, sink: OutputSink) -> Attachment {
+    fn attach(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
+        if let Some(size) = size
+            && self.resize(size).is_err()
+        {
+            // Exited (or the PTY refused): the model still fits the replay to the client.
+            self.shared.output.resize(size);
+        }
         self.shared.output.attach(sink)
     }
 

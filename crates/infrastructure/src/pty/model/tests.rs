@@ -1,0 +1,318 @@
+//! Replays fed into a fresh model must rebuild the same terminal: cells, attributes, wrap
+//! flags, scrollback, cursor, modes, at the model's size after any resize.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use super::*;
+use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::index::{Column, Line};
+use alacritty_terminal::term::TermMode;
+use alacritty_terminal::term::cell::{Cell, Flags};
+
+fn model(rows: u16, cols: u16) -> ScreenModel {
+    ScreenModel::new(TerminalSize { rows, cols }, 200)
+}
+
+/// A model whose scrollback keeps everything the tests write.
+fn roomy(rows: u16, cols: u16) -> ScreenModel {
+    ScreenModel::new(TerminalSize { rows, cols }, 5_000)
+}
+
+/// Everything a user sees of the active screen and scrollback, cell by cell.
+#[derive(Debug)]
+struct Snapshot {
+    rows: Vec<Vec<Cell>>,
+    cursor: (Line, Column, bool),
+    template: Cell,
+    mode: TermMode,
+    title: Option<String>,
+}
+
+fn snapshot(model: &ScreenModel) -> Snapshot {
+    let grid = model.term.grid();
+    let mut rows = Vec::new();
+    let mut line = grid.topmost_line();
+    while line <= grid.bottommost_line() {
+        let row = &grid[line];
+        rows.push(
+            (0..grid.columns())
+                .map(|c| row[Column(c)].clone())
+                .collect(),
+        );
+        line += 1;
+    }
+    Snapshot {
+        rows,
+        cursor: (
+            grid.cursor.point.line,
+            grid.cursor.point.column,
+            grid.cursor.input_needs_wrap,
+        ),
+        template: grid.cursor.template.clone(),
+        mode: *model.term.mode(),
+        title: lock(&model.titles.0).clone(),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    super::super::lock(m)
+}
+
+/// The replay of `model` fed into a fresh model of the same size.
+fn replayed(model: &mut ScreenModel) -> ScreenModel {
+    let mut fresh = ScreenModel::new(model.size(), model.scrollback_lines);
+    fresh.feed(&model.replay());
+    fresh
+}
+
+fn assert_round_trip(model: &mut ScreenModel) -> ScreenModel {
+    let copy = replayed(model);
+    assert_same(&snapshot(&copy), &snapshot(model));
+    copy
+}
+
+/// Equal snapshots, or a failure naming the first row and cell that differ.
+fn assert_same(a: &Snapshot, b: &Snapshot) {
+    for (i, (x, y)) in a.rows.iter().zip(&b.rows).enumerate() {
+        if let Some(c) = x.iter().zip(y).position(|(p, q)| p != q) {
+            let text = |r: &[Cell]| r.iter().map(|c| c.c).collect::<String>();
+            panic!(
+                "row {i} of {} differs at column {c}: {:?} vs {:?}\n{:?}\n{:?}",
+                a.rows.len(),
+                x[c],
+                y[c],
+                text(x),
+                text(y)
+            );
+        }
+    }
+    assert_eq!(a.rows.len(), b.rows.len(), "rows");
+    assert_eq!(a.cursor, b.cursor, "cursor");
+    assert_eq!(a.template, b.template, "pen");
+    assert_eq!(a.mode, b.mode, "modes");
+    assert_eq!(a.title, b.title, "title");
+}
+
+/// The text of each logical line (wrapped rows joined), trailing blanks cut.
+fn logical_lines(model: &ScreenModel) -> Vec<String> {
+    let grid = model.term.grid();
+    let mut lines = vec![String::new()];
+    let mut line = grid.topmost_line();
+    while line <= grid.bottommost_line() {
+        let row = &grid[line];
+        let text = lines.last_mut().unwrap();
+        for c in 0..grid.columns() {
+            let cell = &row[Column(c)];
+            if !cell
+                .flags
+                .intersects(Flags::WIDE_CHAR_SPACER | Flags::LEADING_WIDE_CHAR_SPACER)
+            {
+                text.push(cell.c);
+            }
+        }
+        if !row[Column(grid.columns() - 1)]
+            .flags
+            .contains(Flags::WRAPLINE)
+        {
+            lines.push(String::new());
+        }
+        line += 1;
+    }
+    let mut lines: Vec<String> = lines.iter().map(|l| l.trim_end().to_owned()).collect();
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// Shell-like output: long lines that wrap, colours, wide and combining characters, tabs.
+fn busy_output() -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in 0..40 {
+        out.extend_from_slice(
+            format!(
+                "\x1b[1;3{}mline {i}\x1b[0m {} end\r\n",
+                i % 8,
+                "word ".repeat(i * 3)
+            )
+            .as_bytes(),
+        );
+    }
+    out.extend_from_slice(
+        "wide 你好世界 e\u{301}\tcol\t\x1b[48;5;236;38;2;1;2;3mrgb\x1b[0m\r\n".as_bytes(),
+    );
+    out.extend_from_slice(
+        b"\x1b[4:3;58;5;9mcurly\x1b[0m \x1b[7minverse\x1b[27m \x1b[9mstrike\x1b[0m\r\n",
+    );
+    out.extend_from_slice(b"\x1b]8;id=site;https://example.com\x1b\\link\x1b]8;;\x1b\\ after\r\n");
+    out.extend_from_slice(b"$ ");
+    out
+}
+
+#[test]
+fn nothing_fed_gives_an_empty_replay() {
+    assert!(model(24, 80).replay().is_empty());
+}
+
+#[test]
+fn the_replay_rebuilds_cells_attributes_wraps_scrollback_and_cursor() {
+    let mut m = model(10, 40);
+    m.feed(&busy_output());
+    assert!(
+        m.term.grid().history_size() > 0,
+        "the test needs scrollback"
+    );
+    assert_round_trip(&mut m);
+}
+
+#[test]
+fn a_wrapped_row_replays_as_one_line_the_receiver_wraps_itself() {
+    let mut m = model(5, 10);
+    m.feed(b"0123456789abcdef\r\nnext");
+    let replay = String::from_utf8(m.replay()).unwrap();
+    assert!(replay.starts_with("0123456789abcdef\r\nnext"), "{replay:?}");
+    let copy = assert_round_trip(&mut m);
+    let grid = copy.term.grid();
+    assert!(grid[Line(0)][Column(9)].flags.contains(Flags::WRAPLINE));
+}
+
+#[test]
+fn a_pending_wrap_is_restored() {
+    let mut m = model(5, 10);
+    m.feed(b"\x1b[32m0123456789");
+    assert!(m.term.grid().cursor.input_needs_wrap);
+    let mut copy = assert_round_trip(&mut m);
+    m.feed(b"x");
+    copy.feed(b"x");
+    assert_same(&snapshot(&copy), &snapshot(&m));
+}
+
+#[test]
+fn a_wide_character_that_did_not_fit_wraps_the_same_way() {
+    let mut m = model(5, 10);
+    m.feed("123456789你好\r\n".as_bytes());
+    assert!(
+        m.term.grid()[Line(0)][Column(9)]
+            .flags
+            .contains(Flags::LEADING_WIDE_CHAR_SPACER)
+    );
+    assert_round_trip(&mut m);
+}
+
+#[test]
+fn after_a_resize_the_replay_fits_the_new_width_and_keeps_the_logical_lines() {
+    let mut wide = roomy(12, 120);
+    wide.feed(&busy_output());
+    let before = logical_lines(&wide);
+    for cols in [60, 33, 80, 140] {
+        let mut m = roomy(12, 120);
+        m.feed(&busy_output());
+        m.resize(TerminalSize { rows: 9, cols });
+        let copy = assert_round_trip(&mut m);
+        assert_eq!(copy.size(), TerminalSize { rows: 9, cols });
+        assert_eq!(logical_lines(&copy), before, "at {cols} columns");
+    }
+}
+
+#[test]
+fn the_alternate_screen_is_replayed_over_the_main_one() {
+    let mut m = model(6, 30);
+    m.feed(&busy_output());
+    m.feed(b"\x1b[?1049h\x1b[2J\x1b[H\x1b[44m status \x1b[0m\x1b[4;5Hmenu\x1b[?25l\x1b[?1h\x1b[?1000h\x1b[?1006h");
+    let replay = m.replay();
+    let mut copy = replayed(&mut m);
+    assert_same(&snapshot(&copy), &snapshot(&m));
+    assert!(copy.term.mode().contains(TermMode::ALT_SCREEN));
+    // The replay left the model's own alternate screen as it was.
+    assert_eq!(replay, m.replay());
+    // Leaving the alternate screen shows the same main screen in both.
+    m.feed(b"\x1b[?1049l\x1b[?25h");
+    copy.feed(b"\x1b[?1049l\x1b[?25h");
+    assert_same(&snapshot(&copy), &snapshot(&m));
+}
+
+#[test]
+fn modes_title_and_cursor_style_are_restored() {
+    let mut m = model(5, 20);
+    m.feed(b"\x1b]0;my title\x07\x1b[?2004h\x1b[?1002h\x1b[?1004h\x1b=\x1b[5 q\x1b[?25l\x1b[31mred pen");
+    let copy = assert_round_trip(&mut m);
+    assert_eq!(copy.term.cursor_style(), m.term.cursor_style());
+    assert!(copy.term.mode().contains(TermMode::BRACKETED_PASTE));
+}
+
+#[test]
+fn output_split_anywhere_builds_the_same_model() {
+    let output = busy_output();
+    let mut whole = model(8, 30);
+    whole.feed(&output);
+    for step in [1, 3, 7, 100] {
+        let mut split = model(8, 30);
+        for chunk in output.chunks(step) {
+            split.feed(chunk);
+        }
+        assert_same(&snapshot(&split), &snapshot(&whole));
+    }
+}
+
+#[test]
+fn scrollback_dropped_mid_line_and_mid_sequence_leaves_a_clean_replay() {
+    // Far more output than the scrollback keeps: the oldest lines are gone, and with them
+    // wherever a byte ring would have started (inside a colour sequence, a wrapped line).
+    let mut m = model(5, 20);
+    for i in 0..2_000 {
+        m.feed(
+            format!(
+                "\x1b[38;5;{}m{} {}\x1b[0m\r\n",
+                i % 256,
+                i,
+                "x".repeat(i % 50)
+            )
+            .as_bytes(),
+        );
+    }
+    assert_eq!(m.term.grid().history_size(), 200);
+    let replay = m.replay();
+    assert!(replay.starts_with(b"\x1b[0;38;5;"), "{:?}", &replay[..20]);
+    assert_round_trip(&mut m);
+}
+
+#[test]
+fn an_unfinished_synchronized_update_is_in_the_replay() {
+    let mut m = model(5, 20);
+    m.feed(b"\x1b[?2026hdrawn inside");
+    let copy = replayed(&mut m);
+    assert!(logical_lines(&copy)[0].starts_with("drawn inside"));
+}
+
+#[test]
+fn a_continuation_row_starting_blank_or_erased_stays_a_continuation() {
+    let mut m = model(6, 10);
+    m.feed(b"0123456789  indented\r\n0123456789ab\x1b[2K\r\nnext");
+    let copy = assert_round_trip(&mut m);
+    assert!(
+        copy.term.grid()[Line(2)][Column(9)]
+            .flags
+            .contains(Flags::WRAPLINE)
+    );
+}
+
+#[test]
+fn narrowing_without_scrollback_fills_the_rows_below_the_cursor_first_as_xterm_does() {
+    let mut m = model(10, 20);
+    m.feed(b"0123456789abcdefghi\r\nshort\r\nABCDEFGHIJKLMNOPQRS\r\n$ ");
+    m.resize(TerminalSize { rows: 10, cols: 10 });
+    let grid = m.term.grid();
+    // Two lines became four rows: the rows below the cursor took them, nothing scrolled away.
+    assert_eq!(grid.history_size(), 0);
+    assert_eq!(grid.cursor.point.line, Line(5));
+    assert_eq!(
+        logical_lines(&m),
+        ["0123456789abcdefghi", "short", "ABCDEFGHIJKLMNOPQRS", "$"]
+    );
+    // With the cursor at the bottom, what does not fit goes into the scrollback.
+    let mut m = model(3, 20);
+    m.feed(b"0123456789abcdefghi\r\nABCDEFGHIJKLMNOPQRS\r\n$ ");
+    m.resize(TerminalSize { rows: 3, cols: 10 });
+    assert_eq!(m.term.grid().history_size(), 2);
+    assert_eq!(m.term.grid().cursor.point.line, Line(2));
+    assert_round_trip(&mut m);
+}

@@ -1,0 +1,135 @@
+// The replay after a reload reproduces what the user saw, at any cell width: a shell cell
+// prints long wrapping lines and coloured output at about 120, 80 and 40 columns (the last two
+// reached by narrowing the cell after the output was printed wider); the xterm.js buffer (each
+// line's text, wrap flag and colours) and the cursor are the same before and after
+// `page.reload()`.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { cells, launchBrowser, startServer, waitUntil } from "./helpers.mjs";
+
+/** Output that wraps and carries colours, printed by the cell's shell (`/bin/sh`). */
+const SCRIPT = [
+  "printf '\\033[31mred\\033[0m \\033[1;32mbold green\\033[0m \\033[44mblue bg\\033[0m \\033[38;5;208morange\\033[0m plain\\n'",
+  "seq -s ' ' 1 70",
+  "printf 'a long line of words: %s END\\n' \"$(seq -s ' word' 1 30)\"",
+  "ls --color=always /",
+].join("; ");
+
+describe("replay after a reload", () => {
+  let server;
+  let browser;
+  let page;
+  let sessionId;
+  const pageErrors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(server.url);
+    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await page.locator('[data-testid="picker-shell"]').first().click();
+    sessionId = await waitUntil(async () => (await cells(page))[0]?.sessionId, "no shell session");
+    await page.locator('[data-testid="terminal"] .xterm').waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Every line of the buffer (scrollback and screen): its wrap flag, text and colours. */
+  const buffer = () =>
+    page.evaluate((id) => {
+      const term = window.__ideaTerminals?.[id];
+      if (!term) return null;
+      const active = term.buffer.active;
+      const cell = active.getNullCell();
+      const lines = [];
+      for (let i = 0; i < active.length; i++) {
+        const line = active.getLine(i);
+        let look = "";
+        for (let x = 0; x < (line?.length ?? 0); x++) {
+          line.getCell(x, cell);
+          if (cell.getChars() === "" || cell.getChars() === " ") continue;
+          look += `${x}:${cell.getFgColorMode()}/${cell.getFgColor()}/${cell.getBgColorMode()}/${cell.getBgColor()}/${cell.isBold()} `;
+        }
+        // Trailing blanks are cut: a blank cell the replay had to print (to make a row wrap)
+        // is a space where the original had an empty cell, which looks the same.
+        lines.push(`${line?.isWrapped ? "+" : " "}${(line?.translateToString(true) ?? "").trimEnd()} | ${look}`);
+      }
+      return { cols: term.cols, rows: term.rows, lines, cursor: [active.cursorX, active.cursorY] };
+    }, sessionId);
+
+  const text = async () => (await buffer())?.lines.map((l) => l.slice(1, l.indexOf(" | "))).join("\n") ?? "";
+
+  /** Sizes the window so the terminal gets about `cols` columns; returns the buffer once settled. */
+  async function widen(cols) {
+    const { cols: now } = await buffer();
+    const viewport = page.viewportSize();
+    // The cell spans the window but the side panel: move the window edge by the missing columns.
+    const cellWidth = await page.locator('[data-testid="terminal"]').evaluate((e) => e.clientWidth);
+    const width = Math.round(viewport.width + ((cols - now) * cellWidth) / now);
+    await page.setViewportSize({ width, height: viewport.height });
+    const settled = await waitUntil(async () => {
+      const first = await buffer();
+      await new Promise((r) => setTimeout(r, 400));
+      const second = await buffer();
+      return first.cols === second.cols && JSON.stringify(first) === JSON.stringify(second) ? second : null;
+    }, "the terminal did not settle after the resize");
+    // The size report reaches the server 80 ms after the fit.
+    await new Promise((r) => setTimeout(r, 500));
+    return settled;
+  }
+
+  async function print(marker) {
+    await page.locator('[data-testid="terminal"]').click();
+    await page.keyboard.type(`${SCRIPT}; echo ${marker}`);
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => (await text()).split("\n").some((l) => l === marker), `${marker} was not printed`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+
+  async function reloadAndCompare(label) {
+    const before = await buffer();
+    assert.ok(before.lines.some((l) => l.startsWith("+")), `${label}: some line wraps`);
+    await page.reload();
+    await page.locator('[data-testid="terminal"] .xterm').waitFor();
+    const afterReload = await waitUntil(async () => {
+      const b = await buffer();
+      return b && b.lines.join("\n").includes("END") ? b : null;
+    }, `${label}: nothing was replayed`);
+    await new Promise((r) => setTimeout(r, 500));
+    const replayed = await buffer();
+    assert.equal(replayed.cols, before.cols, `${label}: same width`);
+    assert.deepEqual(replayed.lines, before.lines, `${label}: the buffer after the reload`);
+    assert.deepEqual(replayed.cursor, before.cursor, `${label}: the cursor`);
+    assert.ok(afterReload);
+  }
+
+  it("at about 120 columns", async () => {
+    const { cols } = await widen(120);
+    assert.ok(cols >= 110 && cols <= 130, `${cols} columns`);
+    await print("MARK-120");
+    await reloadAndCompare(`${cols} columns`);
+  });
+
+  it("at about 80 columns, narrowed after printing at 120", async () => {
+    const { cols } = await widen(80);
+    assert.ok(cols >= 72 && cols <= 88, `${cols} columns`);
+    await reloadAndCompare(`narrowed to ${cols} columns`);
+    await print("MARK-80");
+    await reloadAndCompare(`${cols} columns`);
+  });
+
+  it("at about 40 columns, narrowed again", async () => {
+    const { cols } = await widen(40);
+    assert.ok(cols >= 34 && cols <= 46, `${cols} columns`);
+    await reloadAndCompare(`narrowed to ${cols} columns`);
+    await print("MARK-40");
+    await reloadAndCompare(`${cols} columns`);
+    assert.deepEqual(pageErrors, []);
+  });
+});
