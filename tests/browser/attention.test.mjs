@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, fakeClaudeProfiles, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
+import { cells, fakeClaudeProfiles, launchBrowser, openWorkspace, rpc, startServer, waitUntil } from "./helpers.mjs";
 
 describe("attention", () => {
   let server;
@@ -33,10 +33,7 @@ describe("attention", () => {
       Recorded.requestPermission = (...args) => Real.requestPermission(...args);
       window.Notification = Recorded;
     });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(context, server, pageErrors);
   });
 
   after(async () => {

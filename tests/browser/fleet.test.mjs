@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, fakeClaudeProfiles, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
+import { cells, fakeClaudeProfiles, launchBrowser, openWorkspace, rpc, startServer, waitUntil } from "./helpers.mjs";
 
 /** Launches `agentId` in `nodeId` of `layoutId`; returns its session id. */
 async function launch(page, agentId, layoutId, nodeId) {
@@ -31,10 +31,7 @@ describe("four agents in two tabs", () => {
     server = await startServer(null, { profiles: fakeClaudeProfiles });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(context, server, pageErrors);
   });
 
   after(async () => {

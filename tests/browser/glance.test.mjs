@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, terminalText, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, openWorkspace, startServer, terminalText, waitUntil } from "./helpers.mjs";
 
 /** Every action a header may show, by test id. */
 const ACTIONS = ["cell-search", "cell-change", "cell-restart", "cell-stop", "cell-split-h", "cell-split-v", "cell-zoom", "cell-close"];
@@ -76,10 +76,7 @@ describe("cells at a glance", () => {
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
     await context.addInitScript(() => localStorage.setItem("idea.renderer", "dom"));
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(context, server, pageErrors);
   });
 
   after(async () => {

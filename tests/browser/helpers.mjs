@@ -152,6 +152,15 @@ export const rpc = (page, method, params) =>
     [method, params],
   );
 
+/** A new page of `context` on the served UI, its picker shown; page errors go to `errors`. */
+export async function openWorkspace(context, server, errors = []) {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(server.url);
+  await page.locator('[data-testid="picker"]').waitFor();
+  return page;
+}
+
 export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }

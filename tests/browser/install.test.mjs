@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, rpc, startServer } from "./helpers.mjs";
+import { launchBrowser, openWorkspace, rpc, startServer } from "./helpers.mjs";
 
 describe("missing CLIs", () => {
   let server;
@@ -14,9 +14,7 @@ describe("missing CLIs", () => {
   before(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(await browser.newContext(), server);
   });
 
   after(async () => {

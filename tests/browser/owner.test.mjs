@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
-import { IDEA_BIN, launchBrowser, startServer } from "./helpers.mjs";
+import { IDEA_BIN, launchBrowser, openWorkspace, startServer } from "./helpers.mjs";
 
 const run = promisify(execFile);
 
@@ -18,9 +18,7 @@ describe("owner", () => {
   before(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(await browser.newContext(), server);
   });
 
   after(async () => {

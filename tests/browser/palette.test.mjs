@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, openWorkspace, startServer, waitUntil } from "./helpers.mjs";
 
 describe("command palette", () => {
   let server;
@@ -25,10 +25,7 @@ describe("command palette", () => {
     server = await startServer();
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(server.url);
-    await page.locator('[data-testid="picker"]').waitFor();
+    page = await openWorkspace(context, server, pageErrors);
     for (const name of ["Scout", "Critic"]) {
       await page.locator('[data-testid="agent-new"]').click();
       await page.locator('[data-testid="create-agent-name"]').fill(name);
