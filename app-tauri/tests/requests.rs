@@ -186,7 +186,7 @@ fn rss_mib(pid: u32) -> u64 {
     kib / 1024
 }
 
-/// Regression: 2,000 `attachTerminal` calls on a session with 2 MiB of scrollback, from a
+/// Regression: 2,000 `attachTerminal` calls on a session with a full scrollback, from a
 /// client that reads nothing, grew the server to 2.4 GB; 1 MiB keystroke frames to a shell that
 /// reads nothing added 1.5 GB. Now the client is cut off and the input queue is bounded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -195,7 +195,7 @@ async fn a_client_that_reads_nothing_cannot_grow_the_server() {
     let pid = served.child.id();
     let mut ws = connect(served.port).await;
     let session = open_shell_in_first_cell(&mut ws).await;
-    // 3 MB of output fills the 2 MiB scrollback; then the shell stops reading its input.
+    // 3 MB of output fills the scrollback (10 000 lines); then the shell stops reading its input.
     let fill = "head -c 3000000 /dev/zero | tr '\\\\0' a; sleep 600\n";
     call(
         &mut ws,

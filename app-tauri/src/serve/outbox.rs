@@ -1,7 +1,7 @@
 //! The frames going to one WebSocket client, bounded in bytes.
 //!
 //! Terminal output is held back upstream by the PTY's flow control, but a client can still ask
-//! for more than it reads: replays (up to 2 MiB per `attachTerminal`), answers it never reads.
+//! for more than it reads: replays (a whole scrollback per `attachTerminal`), answers it never reads.
 //! Past [`MAX_QUEUED`] the client is too far behind: it is disconnected, with a logged reason,
 //! and everything queued for it is freed; the sessions and the other clients are unharmed.
 

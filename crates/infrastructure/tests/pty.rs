@@ -6,10 +6,11 @@
 
 mod common;
 
+use common::{collecting_sink, sh, spec};
+
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
-    ExitHandler, ExitInfo, OutputSink, PtyError, SpawnSpec, TerminalHost, TerminalSession,
-    TerminalSize,
+    ExitHandler, ExitInfo, OutputSink, PtyError, TerminalHost, TerminalSession, TerminalSize,
 };
 use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
 use std::collections::BTreeMap;
@@ -21,23 +22,6 @@ use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 const PATIENCE: Duration = Duration::from_secs(10);
-
-fn spec(command: &str, args: &[&str]) -> SpawnSpec {
-    SpawnSpec {
-        command: command.to_owned(),
-        args: args.iter().map(|a| (*a).to_owned()).collect(),
-        env: BTreeMap::new(),
-        env_remove: vec![],
-        cwd: std::env::temp_dir(),
-        size: TerminalSize::default(),
-        stdin_injection: None,
-        sandbox: None,
-    }
-}
-
-fn sh(script: &str) -> SpawnSpec {
-    spec("sh", &["-c", script])
-}
 
 fn new_id() -> SessionId {
     SessionId::from_uuid(Uuid::new_v4())
@@ -73,8 +57,7 @@ struct Screen(Arc<Mutex<Vec<u8>>>);
 
 impl Screen {
     fn sink(&self) -> OutputSink {
-        let bytes = Arc::clone(&self.0);
-        Box::new(move |batch: &[u8]| bytes.lock().unwrap().extend_from_slice(batch))
+        collecting_sink(&self.0)
     }
 
     /// Attaches, putting the replay first: live batches wait on our lock meanwhile.

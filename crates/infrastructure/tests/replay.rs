@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Shown, assert_same_rows};
+use common::{Shown, assert_same_rows, collecting_sink, sh};
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
     ExitInfo, OutputSink, SpawnSpec, TerminalHost, TerminalSession, TerminalSize,
@@ -33,8 +33,7 @@ struct Log(Arc<Mutex<Vec<u8>>>);
 
 impl Log {
     fn sink(&self) -> OutputSink {
-        let bytes = Arc::clone(&self.0);
-        Box::new(move |batch: &[u8]| bytes.lock().unwrap().extend_from_slice(batch))
+        collecting_sink(&self.0)
     }
 
     fn bytes(&self) -> Vec<u8> {
@@ -69,14 +68,10 @@ impl Drop for Running {
 
 fn start(script: &str, cwd: &Path) -> Running {
     let spec = SpawnSpec {
-        command: "sh".into(),
-        args: vec!["-c".into(), script.into()],
         env: BTreeMap::from([("TERM".to_owned(), "xterm-256color".to_owned())]),
-        env_remove: vec![],
         cwd: cwd.to_owned(),
         size: WIDE,
-        stdin_injection: None,
-        sandbox: None,
+        ..sh(script)
     };
     let (tx, exits) = mpsc::channel();
     let session = PortablePtyHost::new()
@@ -266,16 +261,7 @@ fn a_flood_keeps_only_the_bounded_scrollback_and_replays_from_a_clean_start() {
     let session = PortablePtyHost::with_config(config)
         .spawn_session(
             SessionId::from_uuid(Uuid::new_v4()),
-            &SpawnSpec {
-                command: "sh".into(),
-                args: vec!["-c".into(), script.into()],
-                env: BTreeMap::new(),
-                env_remove: vec![],
-                cwd: std::env::temp_dir(),
-                size: TerminalSize::default(),
-                stdin_injection: None,
-                sandbox: None,
-            },
+            &sh(script),
             Box::new(move |info| {
                 let _ = tx.send(info);
             }),

@@ -367,15 +367,20 @@ fn bridge_env() -> BTreeMap<String, String> {
     BTreeMap::from([("HOME".to_owned(), "/home/u s".to_owned())])
 }
 
+/// Agent `a1` of project `/p`, reporting through `/opt/idea` with `env`.
+fn bridge(env: &BTreeMap<String, String>) -> HookBridge<'_> {
+    HookBridge {
+        program: Path::new("/opt/idea"),
+        env,
+        project_root: Path::new("/p"),
+        agent: "a1",
+    }
+}
+
 #[test]
 fn claude_gets_its_hooks_in_a_settings_file() {
     let env = bridge_env();
-    let bridge = HookBridge {
-        program: Path::new("/opt/idea"),
-        env: &env,
-        project_root: Path::new("/p"),
-        agent: "a1",
-    };
+    let bridge = bridge(&env);
     let handoff = hook_handoff(
         crate::profile::CliHome::ClaudeCode,
         &bridge,
@@ -402,12 +407,7 @@ fn claude_gets_its_hooks_in_a_settings_file() {
 #[test]
 fn codex_gets_a_notify_program_and_gemini_hooks_in_its_settings() {
     let env = bridge_env();
-    let bridge = HookBridge {
-        program: Path::new("/opt/idea"),
-        env: &env,
-        project_root: Path::new("/p"),
-        agent: "a1",
-    };
+    let bridge = bridge(&env);
     let codex = hook_handoff(crate::profile::CliHome::Codex, &bridge, Path::new("/r"));
     assert_eq!(
         codex.args,

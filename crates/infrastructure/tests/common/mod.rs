@@ -1,4 +1,5 @@
-//! A terminal model for the tests: what a client's terminal shows after some bytes (the same
+//! What the PTY tests share: a `sh -c` spawn spec, a sink that collects a client's bytes, and
+//! a terminal model (what a client's terminal shows after some bytes: the same
 //! `alacritty_terminal` grid as the PTY host's, used here as an independent terminal).
 #![allow(dead_code)]
 
@@ -8,7 +9,34 @@ use alacritty_terminal::index::Column;
 use alacritty_terminal::term::cell::{Cell, Flags};
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::Processor;
-use idea_domain::terminal::TerminalSize;
+use idea_domain::terminal::{OutputSink, SpawnSpec, TerminalSize};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// `command args…` in the temp dir, at the default size, with no extra environment.
+pub fn spec(command: &str, args: &[&str]) -> SpawnSpec {
+    SpawnSpec {
+        command: command.to_owned(),
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        env: BTreeMap::new(),
+        env_remove: vec![],
+        cwd: std::env::temp_dir(),
+        size: TerminalSize::default(),
+        stdin_injection: None,
+        sandbox: None,
+    }
+}
+
+/// `sh -c script`, as [`spec`].
+pub fn sh(script: &str) -> SpawnSpec {
+    spec("sh", &["-c", script])
+}
+
+/// A sink appending every batch it gets to `bytes`.
+pub fn collecting_sink(bytes: &Arc<Mutex<Vec<u8>>>) -> OutputSink {
+    let bytes = Arc::clone(bytes);
+    Box::new(move |batch: &[u8]| bytes.lock().unwrap().extend_from_slice(batch))
+}
 
 struct Size(TerminalSize);
 
