@@ -4,7 +4,8 @@
 //! browser does (JSON-RPC in WebSocket text frames, terminal bytes in binary frames, acks for
 //! flow control) and prints, each beside its baselines measured in the same run:
 //!
-//! 1. throughput from a PTY to the WebSocket client (baseline: a read loop on a bare PTY);
+//! 1. throughput from a PTY to the WebSocket client (baseline: a read loop on a bare PTY), and
+//!    the CPU time the server spent on each run;
 //! 2. keystroke echo latency p50/p99 through a cell running `cat` (baseline: `cat` on a bare
 //!    PTY, one byte written and read back);
 //! 3. the server's resident memory per idle live shell cell (baseline: the idle server).
@@ -126,6 +127,8 @@ struct Throughput {
     bare: Vec<f64>,
     /// Empty when tmux is not installed.
     tmux: Vec<f64>,
+    /// CPU time of the `idea serve` process (all its threads) per served run, in ms.
+    serve_cpu_ms: Vec<f64>,
 }
 
 /// Bytes per second from a PTY to the client: `idea serve` (one shell cell, the command typed
@@ -144,13 +147,16 @@ async fn measure_throughput(tmux: bool) -> Result<Throughput> {
         serve: Vec::new(),
         bare: Vec::new(),
         tmux: Vec::new(),
+        serve_cpu_ms: Vec::new(),
     };
     // Interleaved, so all see the same machine load over time.
     for run in 0..THROUGHPUT_RUNS {
         let (bytes, elapsed) = bare_throughput_run(&script)?;
         result.bare.push(mega_per_second(bytes, elapsed));
+        let cpu_before = cpu_ms(server.pid())?;
         let (bytes, elapsed) = serve_throughput_run(&mut client, &cell, &script).await?;
         result.serve.push(mega_per_second(bytes, elapsed));
+        result.serve_cpu_ms.push(cpu_ms(server.pid())? - cpu_before);
         if let Some(pane) = &mut pane {
             let elapsed = pane.throughput_run(&script, run).context("tmux")?;
             result.tmux.push(mega_per_second(THROUGHPUT_BYTES, elapsed));
@@ -501,6 +507,11 @@ impl Report {
             "throughput runs MB/s: serve {:.1?}, bare PTY {:.1?}, tmux {:.1?} (tmux: bytes produced)",
             t.serve, t.bare, t.tmux
         );
+        println!(
+            "idea serve CPU per throughput run ({} MiB), ms: {:.0?}",
+            THROUGHPUT_BYTES >> 20,
+            t.serve_cpu_ms
+        );
         let range = |v: &[f64]| {
             if v.is_empty() {
                 "-".to_owned()
@@ -660,6 +671,25 @@ fn parse_port(line: &str) -> Result<u16> {
         .with_context(|| format!("unexpected announcement: {line:?}"))?;
     port.parse()
         .with_context(|| format!("unexpected announcement: {line:?}"))
+}
+
+/// User + system CPU time of process `pid` (all its threads) so far, in ms.
+fn cpu_ms(pid: u32) -> Result<f64> {
+    let path = Path::new("/proc").join(pid.to_string()).join("stat");
+    let stat =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    // The fields after the command name (which is in parentheses and may hold spaces):
+    // utime and stime are the 12th and 13th of them, in clock ticks.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |i: usize| -> Result<f64> {
+        let field = fields
+            .get(i)
+            .with_context(|| format!("{}: too short", path.display()))?;
+        Ok(field.parse::<f64>()?)
+    };
+    // Linux reports these in USER_HZ, 100 per second on every architecture it supports.
+    Ok((ticks(11)? + ticks(12)?) * 10.0)
 }
 
 fn status_field(pid: u32, field: &str) -> Result<u64> {

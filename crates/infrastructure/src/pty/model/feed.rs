@@ -2,6 +2,11 @@
 //! a thread of its own parses them. Whoever needs the model as it stands (an attach, a resize)
 //! first parses what is still queued, holding the queue so that nothing slips in meanwhile.
 //!
+//! The feeder lets a burst of output gather before it parses: until the output pauses for
+//! [`QUIET`], [`GATHER_BYTES`] are waiting or [`MAX_GATHER`] has passed. So it never competes for a CPU with the echo of a
+//! keystroke, and a flood reaches the model in chunks long enough for the fast-forward
+//! ([`super::fast_forward`]) to skip what scrolls out anyway.
+//!
 //! Lock order: `model`, then `queue`. The feeder thread never holds `queue` while parsing, so
 //! the reader thread waits on a parse only when the queue is full (a flood the parser cannot
 //! keep up with: that is its flow control) and while an attach or a resize catches up.
@@ -9,20 +14,49 @@
 use super::ScreenModel;
 use crate::pty::lock;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Bytes queued beyond this make the publisher wait for the parser.
 const MAX_QUEUED: usize = 8 * 1024 * 1024;
+/// The feeder parses once this many bytes are waiting...
+const GATHER_BYTES: usize = MAX_QUEUED / 2;
+/// ...or once no output came for this long...
+const QUIET: Duration = Duration::from_millis(10);
+/// ...or once it has waited this long (a steady trickle never pauses).
+const MAX_GATHER: Duration = Duration::from_millis(250);
+
+/// The model, and the bytes taken from the queue it left for later (see
+/// [`ScreenModel::feed_deferring`]): they come before anything still queued.
+#[derive(Debug)]
+struct Parsed {
+    model: ScreenModel,
+    deferred: Vec<u8>,
+}
+
+impl Parsed {
+    /// Parses everything deferred, then `queued`.
+    fn catch_up(&mut self, queued: &[u8]) -> &mut ScreenModel {
+        let deferred = std::mem::take(&mut self.deferred);
+        self.model.feed(&deferred);
+        self.model.feed(queued);
+        &mut self.model
+    }
+}
 
 #[derive(Debug, Default)]
 struct Queue {
     bytes: Vec<u8>,
+    /// The buffer the feeder parsed last, emptied, for the next batch (no regrowing).
+    spare: Vec<u8>,
+    /// The feeder must be woken: output started, or enough of it gathered.
+    wake_feeder: bool,
     closed: bool,
 }
 
 /// A [`ScreenModel`] and the bytes published but not parsed yet.
 #[derive(Debug)]
 pub(crate) struct ModelFeed {
-    model: Mutex<ScreenModel>,
+    model: Mutex<Parsed>,
     queue: Mutex<Queue>,
     /// Bytes were queued, taken, or the feed closed.
     changed: Condvar,
@@ -32,7 +66,10 @@ impl ModelFeed {
     /// Starts the feeder thread; without one (the OS refused a thread) `push` parses inline.
     pub(crate) fn start(model: ScreenModel) -> Arc<Self> {
         let feed = Arc::new(Self {
-            model: Mutex::new(model),
+            model: Mutex::new(Parsed {
+                model,
+                deferred: Vec::new(),
+            }),
             queue: Mutex::new(Queue::default()),
             changed: Condvar::new(),
         });
@@ -56,36 +93,45 @@ impl ModelFeed {
         if queue.closed {
             // No feeder: parse here, still ordered by the queue's lock.
             drop(queue);
-            let mut model = lock(&self.model);
+            let mut parsed = lock(&self.model);
             let _queue = lock(&self.queue);
-            model.feed(bytes);
+            parsed.catch_up(bytes);
             return with();
         }
         while queue.bytes.len() >= MAX_QUEUED && !queue.closed {
+            queue.wake_feeder = false;
+            self.changed.notify_all();
             queue = self
                 .changed
                 .wait(queue)
                 .unwrap_or_else(PoisonError::into_inner);
         }
         let result = with();
+        let before = queue.bytes.len();
         queue.bytes.extend_from_slice(bytes);
+        if before == 0 || (before < GATHER_BYTES && queue.bytes.len() >= GATHER_BYTES) {
+            queue.wake_feeder = true;
+        }
         result
     }
 
-    /// Wakes the feeder for what was pushed.
+    /// Wakes the feeder if what was pushed calls for it (the start of a burst, or a full
+    /// chunk); otherwise it looks at the queue again when its quiet wait ends.
     pub(crate) fn wake(&self) {
-        self.changed.notify_all();
+        let mut queue = lock(&self.queue);
+        if std::mem::take(&mut queue.wake_feeder) {
+            self.changed.notify_all();
+        }
     }
 
     /// Runs `with` on the model once it has parsed every byte queued; nothing is queued until
     /// `with` returns.
     pub(crate) fn current<R>(&self, with: impl FnOnce(&mut ScreenModel) -> R) -> R {
-        let mut model = lock(&self.model);
+        let mut parsed = lock(&self.model);
         let mut queue = lock(&self.queue);
         let queued = std::mem::take(&mut queue.bytes);
-        model.feed(&queued);
         self.changed.notify_all();
-        with(&mut model)
+        with(parsed.catch_up(&queued))
     }
 
     /// Ends the feeder thread (the terminal is gone).
@@ -95,27 +141,72 @@ impl ModelFeed {
     }
 
     fn run(&self) {
-        loop {
-            {
-                let queue = lock(&self.queue);
-                let queue = self
-                    .changed
-                    .wait_while(queue, |q| q.bytes.is_empty() && !q.closed)
-                    .unwrap_or_else(PoisonError::into_inner);
-                if queue.closed {
-                    return;
-                }
-            }
+        let mut taken = Vec::new();
+        // What is parsed: the deferred bytes, then those taken from the queue.
+        let mut batch = Vec::new();
+        while let Some(more_coming) = self.gather() {
             // Take and parse under the model's lock, so `current` never sees bytes taken but
             // not parsed yet.
-            let mut model = lock(&self.model);
-            let queued = {
+            let mut parsed = lock(&self.model);
+            {
                 let mut queue = lock(&self.queue);
-                let queued = std::mem::take(&mut queue.bytes);
+                let spare = std::mem::replace(&mut queue.spare, std::mem::take(&mut taken));
+                taken = std::mem::replace(&mut queue.bytes, spare);
                 self.changed.notify_all();
-                queued
+            }
+            let Parsed { model, deferred } = &mut *parsed;
+            let bytes = if deferred.is_empty() {
+                &taken
+            } else {
+                batch.clear();
+                batch.append(deferred);
+                batch.extend_from_slice(&taken);
+                &batch
             };
-            model.feed(&queued);
+            let left = model.feed_deferring(bytes, more_coming);
+            deferred.extend_from_slice(&bytes[bytes.len() - left..]);
+            drop(parsed);
+            taken.clear();
+            if taken.capacity() > MAX_QUEUED {
+                taken = Vec::new();
+            }
+            if batch.capacity() > 2 * MAX_QUEUED {
+                batch = Vec::new();
+            }
+        }
+    }
+
+    /// Waits until there is output to parse and it has gathered (see the module's comment):
+    /// `Some(true)` when it stopped for the amount (a flood: more is coming), `Some(false)`
+    /// when the output paused or the wait was long enough, `None` once the feed is closed.
+    fn gather(&self) -> Option<bool> {
+        let mut queue = lock(&self.queue);
+        let mut deadline: Option<Instant> = None;
+        loop {
+            queue = self
+                .changed
+                .wait_while(queue, |q| q.bytes.is_empty() && !q.closed)
+                .unwrap_or_else(PoisonError::into_inner);
+            if queue.closed {
+                return None;
+            }
+            let seen = queue.bytes.len();
+            if seen >= GATHER_BYTES {
+                return Some(true);
+            }
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + MAX_GATHER);
+            if Instant::now() >= deadline {
+                return Some(false);
+            }
+            queue = self
+                .changed
+                .wait_timeout(queue, QUIET)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            // Nothing more came (or `current` took it all): parse what there is, or wait again.
+            if queue.bytes.len() == seen {
+                return Some(false);
+            }
         }
     }
 }
@@ -136,6 +227,30 @@ mod tests {
             feed.wake();
             expected.feed(line.as_bytes());
         }
+        assert_eq!(feed.current(ScreenModel::replay), expected.replay());
+        feed.close();
+    }
+
+    #[test]
+    fn a_flood_gathered_and_fast_forwarded_ends_as_drawing_every_byte() {
+        let size = TerminalSize { rows: 24, cols: 80 };
+        let feed = ModelFeed::start(ScreenModel::new(size, 100));
+        let mut expected = ScreenModel::new(size, 100);
+        expected.fast_forward = false;
+        let mut flood = Vec::new();
+        for line in 0..300_000 {
+            flood.extend_from_slice(format!("\x1b[3{}mline {line}\r\n", line % 8).as_bytes());
+        }
+        assert!(flood.len() > GATHER_BYTES);
+        // A gathered flood: the feeder parses it at once and defers its last lines...
+        feed.push(&flood, || ());
+        feed.wake();
+        expected.feed(&flood);
+        // ...which, once the flood has stopped, are what the screen shows.
+        std::thread::sleep(Duration::from_millis(300));
+        feed.push(b"\x1b[2Kdone", || ());
+        feed.wake();
+        expected.feed(b"\x1b[2Kdone");
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();
     }

@@ -316,3 +316,192 @@ fn narrowing_without_scrollback_fills_the_rows_below_the_cursor_first_as_xterm_d
     assert_eq!(m.term.grid().cursor.point.line, Line(2));
     assert_round_trip(&mut m);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fast-forward: a model that skips text scrolling out equals one that draws every byte.
+
+/// `output` fed in `chunks`-sized pieces to a model that fast-forwards and to one that draws
+/// every byte: both must be the same, and give the same replay.
+fn assert_fast_forward_exact(rows: u16, cols: u16, scrollback: usize, output: &[u8], chunk: usize) {
+    let size = TerminalSize { rows, cols };
+    let mut fast = ScreenModel::new(size, scrollback);
+    let mut slow = ScreenModel::new(size, scrollback);
+    slow.fast_forward = false;
+    for piece in output.chunks(chunk.max(1)) {
+        fast.feed(piece);
+        slow.feed(piece);
+    }
+    assert_same(&snapshot(&fast), &snapshot(&slow));
+    assert_eq!(fast.replay(), slow.replay());
+    // As the feeder does during a flood: what a chunk leaves unparsed goes in front of the next.
+    let mut deferring = ScreenModel::new(size, scrollback);
+    let mut carried = Vec::new();
+    for piece in output.chunks(chunk.max(1)) {
+        carried.extend_from_slice(piece);
+        let left = deferring.feed_deferring(&carried, true);
+        carried.drain(..carried.len() - left);
+    }
+    deferring.feed(&carried);
+    assert_same(&snapshot(&deferring), &snapshot(&slow));
+}
+
+/// Characters the model drew one by one since its last probe (for one run: after the probe).
+fn drawn_chars(model: &ScreenModel) -> usize {
+    model.notes.drawn
+}
+
+#[test]
+fn the_notes_pass_every_call_on_to_the_terminal() {
+    // Sequences of every kind the parser turns into handler calls (those that wipe the screen
+    // first, so that the others leave a trace).
+    let mut output = busy_output();
+    output.extend_from_slice(
+        b"\x1bc\x1b#8\x1b[5;10H\x1b[2Aup\x1b[3Bdown\x1b[4Cfwd\x1b[2Dback\x1b[2Enext\x1b[Fprev\x1b[7G\x1b[3d\
+          \x1b[2@\x1b[3P\x1b[2X\x1b[L\x1b[M\x1b[2S\x1b[T\x1b[1K\x1b[0J\x1bD\x1bM\x1bE\x1b7\x1b8\x1b[s\x1b[u\
+          \x1b[3g\x1b[1;5H\x1bH\x1b[1;13H\x1bH\x1b[1;1H\ta\tb\x1b[Z\x1b[2I\tx\x08\x0b\x0c\x1b[4h\x1b[4l\x1b[?6h\x1b[?6l\x1b[3;9r\x1b[r\
+          \x1b(0qqq\x1b(B\x1b)0\x0eqq\x0f\x1b=\x1b[?25l\x1b[?25h\x1b[3 q\x1b[?1h\x1b[?2004h\
+          \x1b]0;first\x07\x1b[22;0t\x1b]0;second\x07\x1b[23;0t\x1b]4;1;rgb:ff/00/00\x1b\\\x1b]104;1\x07\x1b]10;?\x07\
+          \x1b]52;c;aGk=\x07\x1b[>1u\x1b[<u\x1b[=1;1u\x1b[>4;2m\x1b[3b\x1b[?1049h\x1b[2Jalt\
+          \x1b[?1049l\x1b[6n\x1b[c\x1b]22;pointer\x07\x1b[20h\nx\x1b[20l\x1b[1;1Hend",
+    );
+    let mut noted = model(12, 40);
+    let mut bare = model(12, 40);
+    bare.blank = false;
+    for piece in output.chunks(7) {
+        noted.feed(piece);
+        bare.parser.advance(&mut bare.term, piece);
+    }
+    // What a call left out would change: the grid, modes, title and pen, the character sets,
+    // and so the replay.
+    assert_same(&snapshot(&noted), &snapshot(&bare));
+    assert_eq!(noted.term.grid().cursor.charsets, bare.term.grid().cursor.charsets);
+    assert_eq!(noted.replay(), bare.replay());
+}
+
+#[test]
+fn a_flood_of_plain_text_is_fast_forwarded_to_the_same_screen() {
+    let flood = vec![b'a'; 200_000];
+    assert_fast_forward_exact(24, 80, 1_000, &flood, 1 << 20);
+    let mut lines = Vec::new();
+    for i in 0..20_000 {
+        lines.extend_from_slice(
+            format!("\x1b[3{}mline {i}\x1b[0m of the log\r\n", i % 8).as_bytes(),
+        );
+    }
+    assert_fast_forward_exact(24, 80, 1_000, &lines, 1 << 20);
+    assert_fast_forward_exact(24, 80, 1_000, &lines, 4096);
+    assert_fast_forward_exact(10, 33, 100, &lines, 777);
+}
+
+#[test]
+fn the_fast_forward_skips_most_of_a_flood() {
+    let mut model = ScreenModel::new(TerminalSize { rows: 24, cols: 80 }, 1_000);
+    model.notes.start_probe();
+    model.feed(&vec![b'a'; 2_000_000]);
+    // 1 000 lines of scrollback and 2 * 24 rows of 80 columns are drawn, not 25 000 lines.
+    let drawn = drawn_chars(&model);
+    assert!(drawn < 100_000, "drew {drawn} of 2 000 000 characters");
+}
+
+#[test]
+fn no_fast_forward_inside_a_string_an_alternate_screen_a_region_or_insert_mode() {
+    // Lines of different lengths, so that rows drawn over without being cleared show it.
+    let text: String = (0..2_000)
+        .map(|i| format!("{}\r\n", "word ".repeat(i % 30)))
+        .collect();
+    for prefix in [
+        &b"\x1b]0;"[..],         // an unfinished title: the text is the title's
+        b"\x1bP",                // an unfinished DCS
+        b"\x1b[?1049h",          // the alternate screen
+        b"\x1b[3;20r",           // a scrolling region
+        b"\x1b[1;10r\x1b[20;1H", // a region, and the cursor below it
+        b"\x1b[4h",              // insert mode
+        b"\x1b[20h",             // LF as newline
+        b"\x1b(0",               // line drawing characters
+        b"\x1b[?7l",             // no auto-wrap
+        b"\xe4\xbd",             // half a UTF-8 character
+        b"\x1b[",                // an unfinished CSI: the x ends it
+    ] {
+        let mut output = prefix.to_vec();
+        output.extend_from_slice(text.as_bytes());
+        output.extend_from_slice(b"\r\nend\r\n");
+        output.extend_from_slice(text.as_bytes());
+        for chunk in [1 << 20, 1000] {
+            assert_fast_forward_exact(24, 80, 100, &output, chunk);
+        }
+    }
+}
+
+#[test]
+fn rows_below_the_cursor_when_a_flood_starts_are_flooded_out_too() {
+    // Screen and scrollback full of old lines, the cursor back at the top: the flood's first
+    // line advances only move the cursor down over old rows, which must still end up gone.
+    let mut output = Vec::new();
+    for i in 0..200 {
+        output.extend_from_slice(format!("old {i} {}\r\n", "Z".repeat(i % 70)).as_bytes());
+    }
+    output.extend_from_slice(b"\x1b[H");
+    for i in 0..5_000 {
+        output.extend_from_slice(format!("new {i}\r\n").as_bytes());
+    }
+    assert_fast_forward_exact(24, 80, 100, &output, 1 << 20);
+}
+
+#[test]
+fn a_region_reset_by_a_resize_or_a_reset_allows_it_again() {
+    let mut model = ScreenModel::new(TerminalSize { rows: 24, cols: 80 }, 100);
+    model.feed(b"\x1b[3;20r");
+    assert!(!model.notes.region_is_screen);
+    model.resize(TerminalSize { rows: 30, cols: 80 });
+    assert!(model.notes.region_is_screen);
+    model.feed(b"\x1b[3;20r\x1bc");
+    assert!(model.notes.region_is_screen);
+    model.feed(b"\x1b[3;20r\x1b[r");
+    assert!(model.notes.region_is_screen);
+}
+
+mod fast_forward_fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces of terminal output, mostly text that floods, with now and then a sequence that
+    /// must stop or survive a fast-forward.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            8 => ("[a-z ]{0,90}", 0..3usize).prop_map(|(text, end)| {
+                let mut bytes = text.into_bytes();
+                bytes.extend_from_slice([&b"\r\n"[..], b"\n", b""][end]);
+                bytes
+            }),
+            2 => (0..8u8, 0..3u8).prop_map(|(colour, style)| {
+                format!("\x1b[{};3{colour}m", [0, 1, 7][usize::from(style)]).into_bytes()
+            }),
+            1 => Just(b"\x1b[m".to_vec()),
+            1 => prop::sample::select(vec![
+                &b"\x1b[K"[..], b"\x1b[2J", b"\x1b[H", b"\x1b[5;3H", b"\t", b"\x08", b"\x1b[A",
+                b"\x1b]0;title\x07", b"\x1b]0;unfinished ", b"\x1b[?1049h", b"\x1b[?1049l",
+                b"\x1b[2;6r", b"\x1b[r", b"\x1b[4h", b"\x1b[4l", b"\x1b(0", b"\x1b(B",
+                b"\x1b[?7l", b"\x1b[?7h", "é".as_bytes(), "你".as_bytes(), b"\xe4", b"\x1b[",
+                b"\x1b[3b", b"\x1bc", b"\x1b[20h", b"\x1b[20l", b"\x1b[38:2::1:2:3m",
+            ]).prop_map(<[u8]>::to_vec),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn fast_forwarded_and_fully_drawn_models_are_the_same(
+            pieces in prop::collection::vec(piece(), 1..400),
+            repeat in 1..40usize,
+            rows in 2..8u16,
+            cols in 2..30u16,
+            scrollback in 0..20usize,
+            chunk in 1..5000usize,
+        ) {
+            let once: Vec<u8> = pieces.concat();
+            let output = once.repeat(repeat);
+            assert_fast_forward_exact(rows, cols, scrollback, &output, chunk);
+        }
+    }
+}
