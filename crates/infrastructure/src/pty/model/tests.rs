@@ -374,7 +374,10 @@ fn the_notes_pass_every_call_on_to_the_terminal() {
     // What a call left out would change: the grid, modes, title and pen, the character sets,
     // and so the replay.
     assert_same(&snapshot(&noted), &snapshot(&bare));
-    assert_eq!(noted.term.grid().cursor.charsets, bare.term.grid().cursor.charsets);
+    assert_eq!(
+        noted.term.grid().cursor.charsets,
+        bare.term.grid().cursor.charsets
+    );
     assert_eq!(noted.replay(), bare.replay());
 }
 
