@@ -19,8 +19,7 @@ mod tests;
 pub(crate) use feed::ModelFeed;
 
 use alacritty_terminal::event::{Event, EventListener};
-use alacritty_terminal::grid::{Charsets, Dimensions};
-use alacritty_terminal::index::Column;
+use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::term::{Config, Term, TermMode};
 use alacritty_terminal::vte::ansi::{Processor, Timeout};
 use handler::{Noted, Notes};
@@ -88,9 +87,6 @@ impl Dimensions for GridSize {
     }
 }
 
-/// How many characters of a run may be drawn one by one to find the parser ready for text.
-const PROBES_PER_RUN: usize = 8;
-
 /// One session's screen and scrollback.
 pub(crate) struct ScreenModel {
     term: Term<Titles>,
@@ -139,94 +135,8 @@ impl ScreenModel {
         self.feed_deferring(bytes, false);
     }
 
-    /// [`ScreenModel::feed`], except that with `more_coming` the text of a fast-forwarded run
-    /// that reaches the end of `bytes` is left unparsed: returns how many bytes at the end were
-    /// not parsed, for the caller to feed again before what comes next. During a flood, the
-    /// next batch then scrolls that text out too, and the model draws next to nothing.
-    pub(crate) fn feed_deferring(&mut self, bytes: &[u8], more_coming: bool) -> usize {
-        if bytes.is_empty() {
-            return 0;
-        }
-        self.blank = false;
-        let mut drawn = 0;
-        // A run makes at most one line advance per byte.
-        let min_run = usize::try_from(self.advances_to_keep()).unwrap_or(usize::MAX);
-        while self.fast_forward {
-            let Some((start, end)) = fast_forward::find_run(bytes, drawn, min_run) else {
-                break;
-            };
-            self.parse(&bytes[drawn..start]);
-            drawn = start;
-            let mut skipped = false;
-            // A character of the run drawn alone proves the parser ready for text (the run may
-            // start inside a sequence: its first characters may be the sequence's end).
-            for _ in 0..PROBES_PER_RUN {
-                let Some(probe) = fast_forward::first_char(&bytes[drawn..end]).map(|at| drawn + at)
-                else {
-                    break;
-                };
-                self.parse(&bytes[drawn..probe]);
-                self.notes.start_probe();
-                self.parse(&bytes[probe..=probe]);
-                drawn = probe + 1;
-                if self.notes.drew_only(char::from(bytes[probe])) {
-                    if self.plain_text_draws_plainly() {
-                        let skip = self.skip_scrolled_out(&bytes[drawn..end]);
-                        drawn += skip;
-                        skipped = skip > 0;
-                    }
-                    break;
-                }
-            }
-            if more_coming && skipped && end == bytes.len() {
-                return end - drawn;
-            }
-            self.parse(&bytes[drawn..end]);
-            drawn = end;
-        }
-        self.parse(&bytes[drawn..]);
-        0
-    }
-
-    /// Line advances after which nothing of the grid or scrollback before them is left.
-    fn advances_to_keep(&self) -> u64 {
-        let rows = self.term.screen_lines() as u64;
-        self.scrollback_lines as u64 + 2 * rows
-    }
-
-    /// Printable ASCII, CR and LF do here what [`fast_forward`] computes: main screen, auto-wrap,
-    /// no insert mode, LF only a line feed, ASCII in every character set, scrolling region the
-    /// whole screen.
-    fn plain_text_draws_plainly(&self) -> bool {
-        let mode = *self.term.mode();
-        mode.contains(TermMode::LINE_WRAP)
-            && !mode
-                .intersects(TermMode::ALT_SCREEN | TermMode::INSERT | TermMode::LINE_FEED_NEW_LINE)
-            && self.term.grid().cursor.charsets == Charsets::default()
-            && self.notes.region_is_screen
-    }
-
-    /// Skips what it can of `run` (see [`fast_forward`]): applies the skipped part's colours and
-    /// moves the cursor where it would have left it. Returns how many bytes were skipped.
-    fn skip_scrolled_out(&mut self, run: &[u8]) -> usize {
-        let cursor = &self.term.grid().cursor;
-        let start = fast_forward::Walk {
-            col: cursor.point.column.0,
-            pending_wrap: cursor.input_needs_wrap,
-        };
-        let cols = self.term.columns();
-        let Some(skip) = fast_forward::plan(run, start, cols, self.advances_to_keep()) else {
-            return 0;
-        };
-        self.parse(&skip.sgr);
-        let cursor = &mut self.term.grid_mut().cursor;
-        cursor.point.column = Column(skip.cursor.col);
-        cursor.input_needs_wrap = skip.cursor.pending_wrap;
-        skip.to
-    }
-
     /// Parses `bytes` into the terminal.
-    fn parse(&mut self, bytes: &[u8]) {
+    pub(super) fn parse(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
