@@ -113,8 +113,19 @@ pub(super) fn run_end(bytes: &[u8], from: usize) -> usize {
 
 /// The first run of at least `min_len` bytes at or after `from`, as `start..end`.
 pub(super) fn find_run(bytes: &[u8], from: usize, min_len: usize) -> Option<(usize, usize)> {
+    find_run_before(bytes, from, min_len, bytes.len())
+}
+
+/// [`find_run`], for a run that starts before `before` (so a caller looking at a slice of a
+/// long output scans only that slice, and the run it finds to its end).
+pub(super) fn find_run_before(
+    bytes: &[u8],
+    from: usize,
+    min_len: usize,
+    before: usize,
+) -> Option<(usize, usize)> {
     let mut at = from;
-    while bytes.len().saturating_sub(at) >= min_len {
+    while at < before && bytes.len().saturating_sub(at) >= min_len {
         let end = run_end(bytes, at);
         if end - at >= min_len {
             return Some((at, end));
@@ -276,8 +287,7 @@ impl ScreenModel {
         }
         self.blank = false;
         let mut drawn = 0;
-        // A run makes at most one line advance per byte.
-        let min_run = usize::try_from(self.advances_to_keep()).unwrap_or(usize::MAX);
+        let min_run = self.min_run();
         while self.fast_forward {
             let Some((start, end)) = find_run(bytes, drawn, min_run) else {
                 break;
@@ -312,6 +322,27 @@ impl ScreenModel {
         }
         self.parse(&bytes[drawn..]);
         0
+    }
+
+    /// How long a run must be to be worth planning a fast-forward (a run makes at most one
+    /// line advance per byte).
+    pub(super) fn min_run(&self) -> usize {
+        usize::try_from(self.advances_to_keep()).unwrap_or(usize::MAX)
+    }
+
+    /// How much of `bytes` to feed in one go, so that whoever waits for the model waits for
+    /// at most about `slice` bytes of parsing: through the end of the first run worth
+    /// fast-forwarding if one starts within `slice` (a run must stay whole to be skipped, and
+    /// only its last part is parsed), otherwise `slice` bytes.
+    pub(super) fn next_step(&self, bytes: &[u8], slice: usize) -> usize {
+        let slice = slice.min(bytes.len());
+        if !self.fast_forward {
+            return slice;
+        }
+        match find_run_before(bytes, 0, self.min_run(), slice) {
+            Some((_, end)) => end,
+            None => slice,
+        }
     }
 
     /// Line advances after which nothing of the grid or scrollback before them is left.

@@ -7,6 +7,10 @@
 //! keystroke, and a flood reaches the model in chunks long enough for the fast-forward
 //! ([`super::fast_forward`]) to skip what scrolls out anyway.
 //!
+//! The feeder parses a step at a time (about [`STEP_BYTES`], or one run it fast-forwards),
+//! releasing the model between steps: an attach or a resize waits for one step at most, then
+//! parses what is left itself.
+//!
 //! Lock order: `model`, then `queue`. The feeder thread never holds `queue` while parsing, so
 //! the reader thread waits on a parse only when the queue is full (a flood the parser cannot
 //! keep up with: that is its flow control) and while an attach or a resize catches up.
@@ -24,30 +28,39 @@ const GATHER_BYTES: usize = MAX_QUEUED / 2;
 const QUIET: Duration = Duration::from_millis(10);
 /// ...or once it has waited this long (a steady trickle never pauses).
 const MAX_GATHER: Duration = Duration::from_millis(250);
+/// The feeder parses at most about this much (or one run it fast-forwards) per hold of the
+/// model's lock.
+const STEP_BYTES: usize = 64 * 1024;
 
-/// The model, and the bytes taken from the queue it left for later (see
-/// [`ScreenModel::feed_deferring`]): they come before anything still queued.
+/// The model, and bytes taken from the queue that it has not parsed yet: those the feeder is
+/// working through, and those it left for later (see [`ScreenModel::feed_deferring`]). They
+/// come before anything still queued.
 #[derive(Debug)]
 struct Parsed {
     model: ScreenModel,
-    deferred: Vec<u8>,
+    taken: Vec<u8>,
+    /// `taken[..parsed]` is in the model.
+    parsed: usize,
 }
 
 impl Parsed {
-    /// Parses everything deferred, then `queued`.
+    /// Parses everything taken and not parsed yet, then `queued`.
     fn catch_up(&mut self, queued: &[u8]) -> &mut ScreenModel {
-        let deferred = std::mem::take(&mut self.deferred);
-        self.model.feed(&deferred);
+        let taken = std::mem::take(&mut self.taken);
+        self.model.feed(&taken[self.parsed..]);
+        self.parsed = 0;
         self.model.feed(queued);
         &mut self.model
+    }
+
+    fn unparsed(&self) -> &[u8] {
+        &self.taken[self.parsed..]
     }
 }
 
 #[derive(Debug, Default)]
 struct Queue {
     bytes: Vec<u8>,
-    /// The buffer the feeder parsed last, emptied, for the next batch (no regrowing).
-    spare: Vec<u8>,
     /// The feeder must be woken: output started, or enough of it gathered.
     wake_feeder: bool,
     closed: bool,
@@ -68,7 +81,8 @@ impl ModelFeed {
         let feed = Arc::new(Self {
             model: Mutex::new(Parsed {
                 model,
-                deferred: Vec::new(),
+                taken: Vec::new(),
+                parsed: 0,
             }),
             queue: Mutex::new(Queue::default()),
             changed: Condvar::new(),
@@ -141,37 +155,44 @@ impl ModelFeed {
     }
 
     fn run(&self) {
-        let mut taken = Vec::new();
-        // What is parsed: the deferred bytes, then those taken from the queue.
-        let mut batch = Vec::new();
         while let Some(more_coming) = self.gather() {
-            // Take and parse under the model's lock, so `current` never sees bytes taken but
-            // not parsed yet.
-            let mut parsed = lock(&self.model);
             {
+                let mut parsed = lock(&self.model);
                 let mut queue = lock(&self.queue);
-                let spare = std::mem::replace(&mut queue.spare, std::mem::take(&mut taken));
-                taken = std::mem::replace(&mut queue.bytes, spare);
+                let Parsed {
+                    taken,
+                    parsed: done,
+                    ..
+                } = &mut *parsed;
+                taken.drain(..*done);
+                *done = 0;
+                taken.append(&mut queue.bytes);
                 self.changed.notify_all();
             }
-            let Parsed { model, deferred } = &mut *parsed;
-            let bytes = if deferred.is_empty() {
-                &taken
-            } else {
-                batch.clear();
-                batch.append(deferred);
-                batch.extend_from_slice(&taken);
-                &batch
-            };
-            let left = model.feed_deferring(bytes, more_coming);
-            deferred.extend_from_slice(&bytes[bytes.len() - left..]);
-            drop(parsed);
-            taken.clear();
-            if taken.capacity() > MAX_QUEUED {
-                taken = Vec::new();
-            }
-            if batch.capacity() > 2 * MAX_QUEUED {
-                batch = Vec::new();
+            // A step at a time, the model's lock released in between: an attach or a resize
+            // waits for one step, not for a whole burst (it parses the rest itself).
+            loop {
+                let mut parsed = lock(&self.model);
+                let rest = parsed.unparsed();
+                if rest.is_empty() {
+                    break;
+                }
+                let step = parsed.model.next_step(rest, STEP_BYTES);
+                let last = step == rest.len();
+                let (model, bytes) = {
+                    let Parsed {
+                        model,
+                        taken,
+                        parsed: done,
+                    } = &mut *parsed;
+                    (model, &taken[*done..*done + step])
+                };
+                let left = model.feed_deferring(bytes, more_coming || !last);
+                parsed.parsed += step - left;
+                if last && left > 0 {
+                    // The end of a flood's run, left for the next burst to scroll out.
+                    break;
+                }
             }
         }
     }
@@ -251,6 +272,37 @@ mod tests {
         feed.push(b"\x1b[2Kdone", || ());
         feed.wake();
         expected.feed(b"\x1b[2Kdone");
+        assert_eq!(feed.current(ScreenModel::replay), expected.replay());
+        feed.close();
+    }
+
+    #[test]
+    fn a_burst_parsed_in_steps_while_clients_catch_up_ends_as_drawing_every_byte() {
+        let size = TerminalSize { rows: 10, cols: 50 };
+        let feed = ModelFeed::start(ScreenModel::new(size, 100));
+        let mut expected = ScreenModel::new(size, 100);
+        expected.fast_forward = false;
+        // Cursor moves and erases between runs of text: parsed a step at a time, with
+        // `current` (an attach) cutting in anywhere.
+        let mut burst = Vec::new();
+        for i in 0..40_000 {
+            burst.extend_from_slice(
+                format!("\x1b[{};{}Hcell {i}\x1b[K\r\n", i % 10 + 1, i % 40 + 1).as_bytes(),
+            );
+            if i % 5_000 == 0 {
+                burst.extend_from_slice("plain text line\r\n".repeat(400).as_bytes());
+            }
+        }
+        for (n, piece) in burst.chunks(300_000).enumerate() {
+            feed.push(piece, || ());
+            feed.wake();
+            expected.feed(piece);
+            if n % 2 == 1 {
+                std::thread::sleep(Duration::from_millis(30));
+                // An attach in the middle of the feeder's work.
+                feed.current(|_| ());
+            }
+        }
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();
     }
