@@ -111,6 +111,21 @@ pub(super) fn run_end(bytes: &[u8], from: usize) -> usize {
         .map_or(from, |(at, piece)| from + at + piece.len())
 }
 
+/// Whether `bytes[from..]` (starting at a piece) is all run, but perhaps for an SGR sequence
+/// cut short at the end: then where a later look should start, once more bytes have come.
+pub(super) fn text_until(bytes: &[u8], from: usize) -> Option<usize> {
+    let end = run_end(bytes, from);
+    let rest = &bytes[end..];
+    let sgr_cut_short = rest.first().is_none_or(|b| *b == 0x1b)
+        && rest.len() <= 66
+        && rest.get(1).is_none_or(|b| *b == b'[')
+        && rest
+            .iter()
+            .skip(2)
+            .all(|b| b.is_ascii_digit() || *b == b';' || *b == b':');
+    sgr_cut_short.then_some(end)
+}
+
 /// The first run of at least `min_len` bytes at or after `from`, as `start..end`.
 pub(super) fn find_run(bytes: &[u8], from: usize, min_len: usize) -> Option<(usize, usize)> {
     find_run_before(bytes, from, min_len, bytes.len())
@@ -397,6 +412,14 @@ mod tests {
         assert_eq!(run_end("é".as_bytes(), 0), 0);
         assert_eq!(find_run(b"\x07abc\tabcdef", 0, 4), Some((5, 11)));
         assert_eq!(find_run(b"abc\tdef", 0, 4), None);
+        assert_eq!(text_until(b"ab\r\n\x1b[1m", 0), Some(8));
+        assert_eq!(
+            text_until(b"ab\x1b[1;3", 0),
+            Some(2),
+            "an SGR cut short by the batch"
+        );
+        assert_eq!(text_until(b"ab\x1b[H", 0), None);
+        assert_eq!(text_until(b"ab\x07", 0), None);
         assert_eq!(first_char(b"\r\n\x1b[31mx"), Some(7));
         let mut long = vec![b'a'; 100];
         assert_eq!(printable_len(&long), 100);

@@ -2,10 +2,13 @@
 //! a thread of its own parses them. Whoever needs the model as it stands (an attach, a resize)
 //! first parses what is still queued, holding the queue so that nothing slips in meanwhile.
 //!
-//! The feeder lets a burst of output gather before it parses: until the output pauses for
-//! [`QUIET`], [`GATHER_BYTES`] are waiting or [`MAX_GATHER`] has passed. So it never competes for a CPU with the echo of a
-//! keystroke, and a flood reaches the model in chunks long enough for the fast-forward
-//! ([`super::fast_forward`]) to skip what scrolls out anyway.
+//! The feeder lets text gather before it parses: until the output pauses for [`QUIET`],
+//! [`GATHER_BYTES`] are waiting or [`MAX_GATHER`] has passed. So a flood reaches the model in
+//! chunks long enough for the fast-forward ([`super::fast_forward`]) to skip what scrolls out
+//! anyway. Output that is not such text (a full-screen program's redraws, binary noise) is
+//! parsed as it comes, so that an attach, which parses whatever is still waiting, never has
+//! much of it to parse. Either way the feeder is woken only after a batch has gone to the
+//! clients, so it never competes for a CPU with a keystroke's echo on its way.
 //!
 //! The feeder parses a step at a time (about [`STEP_BYTES`], or one run it fast-forwards),
 //! releasing the model between steps: an attach or a resize waits for one step at most, then
@@ -15,7 +18,7 @@
 //! the reader thread waits on a parse only when the queue is full (a flood the parser cannot
 //! keep up with: that is its flow control) and while an attach or a resize catches up.
 
-use super::ScreenModel;
+use super::{ScreenModel, fast_forward};
 use crate::pty::lock;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -199,10 +202,14 @@ impl ModelFeed {
 
     /// Waits until there is output to parse and it has gathered (see the module's comment):
     /// `Some(true)` when it stopped for the amount (a flood: more is coming), `Some(false)`
-    /// when the output paused or the wait was long enough, `None` once the feed is closed.
+    /// when the output paused, the wait was long enough or the output is not text the model
+    /// can fast-forward, `None` once the feed is closed.
     fn gather(&self) -> Option<bool> {
         let mut queue = lock(&self.queue);
         let mut deadline: Option<Instant> = None;
+        // `queue.bytes[..checked]` was found to be text (a heuristic: what `current` takes
+        // meanwhile shifts it, which at worst parses a burst early or late).
+        let mut checked = 0;
         loop {
             queue = self
                 .changed
@@ -214,6 +221,12 @@ impl ModelFeed {
             let seen = queue.bytes.len();
             if seen >= GATHER_BYTES {
                 return Some(true);
+            }
+            // Only a flood of text is worth holding back: anything else is parsed at once, so
+            // that an attach never has much of it to parse itself.
+            match fast_forward::text_until(&queue.bytes, checked.min(seen)) {
+                Some(next) => checked = next,
+                None => return Some(false),
             }
             let deadline = *deadline.get_or_insert_with(|| Instant::now() + MAX_GATHER);
             if Instant::now() >= deadline {
