@@ -158,7 +158,9 @@ impl ModelFeed {
     }
 
     fn run(&self) {
-        while let Some(more_coming) = self.gather() {
+        let mut deferred = false;
+        while let Some(more_coming) = self.gather(deferred) {
+            deferred = false;
             {
                 let mut parsed = lock(&self.model);
                 let mut queue = lock(&self.queue);
@@ -194,6 +196,7 @@ impl ModelFeed {
                 parsed.parsed += step - left;
                 if last && left > 0 {
                     // The end of a flood's run, left for the next burst to scroll out.
+                    deferred = true;
                     break;
                 }
             }
@@ -203,9 +206,21 @@ impl ModelFeed {
     /// Waits until there is output to parse and it has gathered (see the module's comment):
     /// `Some(true)` when it stopped for the amount (a flood: more is coming), `Some(false)`
     /// when the output paused, the wait was long enough or the output is not text the model
-    /// can fast-forward, `None` once the feed is closed.
-    fn gather(&self) -> Option<bool> {
+    /// can fast-forward, `None` once the feed is closed. With `deferred` (the end of a flood
+    /// waits to be scrolled out by more), `Some(false)` also when nothing more comes within
+    /// [`MAX_GATHER`], so that the end is parsed after all.
+    fn gather(&self, deferred: bool) -> Option<bool> {
         let mut queue = lock(&self.queue);
+        if deferred {
+            let (waited, timeout) = self
+                .changed
+                .wait_timeout_while(queue, MAX_GATHER, |q| q.bytes.is_empty() && !q.closed)
+                .unwrap_or_else(PoisonError::into_inner);
+            queue = waited;
+            if timeout.timed_out() && !queue.closed {
+                return Some(false);
+            }
+        }
         let mut deadline: Option<Instant> = None;
         // `queue.bytes[..checked]` was found to be text (a heuristic: what `current` takes
         // meanwhile shifts it, which at worst parses a burst early or late).
@@ -317,6 +332,29 @@ mod tests {
             }
         }
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
+        feed.close();
+    }
+
+    #[test]
+    fn the_deferred_end_of_a_flood_is_parsed_once_the_output_stops() {
+        let size = TerminalSize { rows: 24, cols: 80 };
+        let feed = ModelFeed::start(ScreenModel::new(size, 100));
+        let flood = "a line of a flood\r\n".repeat(300_000);
+        assert!(flood.len() > GATHER_BYTES);
+        feed.push(flood.as_bytes(), || ());
+        feed.wake();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            std::thread::sleep(Duration::from_millis(20));
+            let parsed = lock(&feed.model);
+            if parsed.unparsed().is_empty() && lock(&feed.queue).bytes.is_empty() {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the end of the flood was never parsed"
+            );
+        }
         feed.close();
     }
 
