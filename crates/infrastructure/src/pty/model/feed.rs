@@ -266,15 +266,25 @@ mod tests {
     use super::*;
     use idea_domain::terminal::TerminalSize;
 
+    /// A feed of `size`, and a model that draws every byte, to compare it with.
+    fn feed_and_expected(size: TerminalSize) -> (Arc<ModelFeed>, ScreenModel) {
+        let mut expected = ScreenModel::new(size, 100);
+        expected.fast_forward = false;
+        (ModelFeed::start(ScreenModel::new(size, 100)), expected)
+    }
+
+    /// Publishes `bytes` to the feed, as the output hub does, and draws them in `expected`.
+    fn publish(feed: &ModelFeed, expected: &mut ScreenModel, bytes: &[u8]) {
+        feed.push(bytes, || ());
+        feed.wake();
+        expected.feed(bytes);
+    }
+
     #[test]
     fn current_sees_every_byte_pushed_before_it_and_none_after() {
-        let feed = ModelFeed::start(ScreenModel::new(TerminalSize::default(), 100));
-        let mut expected = ScreenModel::new(TerminalSize::default(), 100);
+        let (feed, mut expected) = feed_and_expected(TerminalSize::default());
         for i in 0..500 {
-            let line = format!("line {i}\r\n");
-            feed.push(line.as_bytes(), || ());
-            feed.wake();
-            expected.feed(line.as_bytes());
+            publish(&feed, &mut expected, format!("line {i}\r\n").as_bytes());
         }
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();
@@ -282,34 +292,24 @@ mod tests {
 
     #[test]
     fn a_flood_gathered_and_fast_forwarded_ends_as_drawing_every_byte() {
-        let size = TerminalSize { rows: 24, cols: 80 };
-        let feed = ModelFeed::start(ScreenModel::new(size, 100));
-        let mut expected = ScreenModel::new(size, 100);
-        expected.fast_forward = false;
+        let (feed, mut expected) = feed_and_expected(TerminalSize { rows: 24, cols: 80 });
         let mut flood = Vec::new();
         for line in 0..300_000 {
             flood.extend_from_slice(format!("\x1b[3{}mline {line}\r\n", line % 8).as_bytes());
         }
         assert!(flood.len() > GATHER_BYTES);
         // A gathered flood: the feeder parses it at once and defers its last lines...
-        feed.push(&flood, || ());
-        feed.wake();
-        expected.feed(&flood);
+        publish(&feed, &mut expected, &flood);
         // ...which, once the flood has stopped, are what the screen shows.
-        std::thread::sleep(Duration::from_millis(300));
-        feed.push(b"\x1b[2Kdone", || ());
-        feed.wake();
-        expected.feed(b"\x1b[2Kdone");
+        std::thread::sleep(Duration::from_millis(100));
+        publish(&feed, &mut expected, b"\x1b[2Kdone");
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();
     }
 
     #[test]
     fn a_burst_parsed_in_steps_while_clients_catch_up_ends_as_drawing_every_byte() {
-        let size = TerminalSize { rows: 10, cols: 50 };
-        let feed = ModelFeed::start(ScreenModel::new(size, 100));
-        let mut expected = ScreenModel::new(size, 100);
-        expected.fast_forward = false;
+        let (feed, mut expected) = feed_and_expected(TerminalSize { rows: 10, cols: 50 });
         // Cursor moves and erases between runs of text: parsed a step at a time, with
         // `current` (an attach) cutting in anywhere.
         let mut burst = Vec::new();
@@ -322,9 +322,7 @@ mod tests {
             }
         }
         for (n, piece) in burst.chunks(300_000).enumerate() {
-            feed.push(piece, || ());
-            feed.wake();
-            expected.feed(piece);
+            publish(&feed, &mut expected, piece);
             if n % 2 == 1 {
                 std::thread::sleep(Duration::from_millis(30));
                 // An attach in the middle of the feeder's work.
