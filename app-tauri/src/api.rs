@@ -2,7 +2,7 @@
 //! WebSocket, the owner's local socket): decode by method name, run, log. The API itself —
 //! methods, params, results, error codes — is declared in the `idea-api` crate.
 
-pub use idea_api::{Request, StreamRequest, is_stream_method, params};
+pub use idea_api::{Attachments, Request, StreamRequest, is_stream_method, params};
 use idea_application::{Deps, WireError};
 use serde_json::Value;
 use std::time::Instant;

@@ -6,6 +6,7 @@
 mod notifications;
 
 use crate::api;
+use crate::api::Attachments;
 use crate::api::params::AttachAnswer;
 use crate::cli::Failure;
 use crate::compose::{OpenProject, open_project, project_path};
@@ -17,9 +18,8 @@ use idea_domain::terminal::TerminalSize;
 use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
 use notifications::{Note, Notifications};
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tauri::ipc::{Channel, InvokeResponseBody};
 use tauri::{Emitter, Manager, RunEvent};
 
@@ -32,7 +32,7 @@ struct Desktop {
     /// Its file-drop door, closed first at exit.
     door: Mutex<Option<FileDrop>>,
     /// This window's attachment per session (the window attaches each terminal once).
-    attachments: Mutex<HashMap<SessionId, u64>>,
+    attachments: Mutex<Attachments>,
 }
 
 impl Desktop {
@@ -41,6 +41,13 @@ impl Desktop {
             .as_ref()
             .map(|p| Arc::clone(&p.deps))
             .map_err(Clone::clone)
+    }
+
+    /// The window's attachments (a panic elsewhere leaves the map itself valid).
+    fn attachments(&self) -> MutexGuard<'_, Attachments> {
+        self.attachments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -86,14 +93,7 @@ async fn attach_terminal(
         sessions::attach(&attaching, session_id, sink, size).map_err(|e| e.to_wire())
     })
     .await?;
-    let previous = state
-        .attachments
-        .lock()
-        .ok()
-        .and_then(|mut a| a.insert(session_id, attachment.id));
-    if let Some(previous) = previous {
-        sessions::detach(&deps, session_id, previous);
-    }
+    state.attachments().record(&deps, session_id, attachment.id);
     Ok(AttachAnswer {
         attachment: attachment.id,
     })
@@ -104,14 +104,8 @@ async fn detach_terminal(
     state: tauri::State<'_, Desktop>,
     session_id: SessionId,
 ) -> Result<(), ()> {
-    if let Some(id) = state
-        .attachments
-        .lock()
-        .ok()
-        .and_then(|mut a| a.remove(&session_id))
-        && let Ok(deps) = state.deps()
-    {
-        sessions::detach(&deps, session_id, id);
+    if let Ok(deps) = state.deps() {
+        state.attachments().detach(&deps, session_id);
     }
     Ok(())
 }
@@ -122,20 +116,12 @@ async fn ack_terminal(
     session_id: SessionId,
     bytes: usize,
 ) -> Result<(), ()> {
-    if let Some(id) = state
-        .attachments
-        .lock()
-        .ok()
-        .and_then(|a| a.get(&session_id).copied())
-        && let Ok(deps) = state.deps()
-    {
-        sessions::ack(&deps, session_id, id, bytes);
+    if let Ok(deps) = state.deps() {
+        state.attachments().ack(&deps, session_id, bytes);
     }
     Ok(())
 }
 
-/// Shows a native notification the page decided on. A failure (no session bus, no
-/// notification service) is logged, never shown: a notification is a courtesy.
 #[tauri::command]
 async fn show_notification(
     notifications: tauri::State<'_, Notifications>,

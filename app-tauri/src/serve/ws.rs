@@ -3,8 +3,8 @@
 
 use super::Shared;
 use super::outbox::{Outbox, outbox};
-use crate::api::StreamRequest;
 use crate::api::params::{AckTerminalParams, AttachAnswer};
+use crate::api::{Attachments, StreamRequest};
 use crate::rpc::{self, RpcError};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
@@ -14,7 +14,6 @@ use idea_application::sessions;
 use idea_domain::SessionId;
 use idea_domain::terminal::{OutputSink, TerminalSize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker, ready};
@@ -292,7 +291,7 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
         shared,
         out,
         in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
-        attachments: HashMap::new(),
+        attachments: Attachments::default(),
     };
     // Frames are read in arrival order: keystrokes, `writeTerminal` and `resizeTerminal` reach
     // the PTY in the order they were sent; other calls run side by side (see `on_text`).
@@ -312,7 +311,7 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
             Message::Ping(_) | Message::Pong(_) | Message::Close(_) => {}
         }
     }
-    client.detach_all();
+    client.attachments.detach_all(&client.shared.project.deps);
     writer.abort();
 }
 
@@ -340,7 +339,7 @@ struct Client {
     /// Calls running side by side; reading waits while all are taken (backpressure).
     in_flight: Arc<Semaphore>,
     /// Session → attachment id, to ack and detach (one attachment per session).
-    attachments: HashMap<SessionId, u64>,
+    attachments: Attachments,
 }
 
 impl Client {
@@ -399,9 +398,9 @@ impl Client {
 
     fn attach(&mut self, id: Option<Value>, session: SessionId, size: Option<TerminalSize>) {
         let deps = &self.shared.project.deps;
-        if let Some(previous) = self.attachments.remove(&session) {
-            sessions::detach(deps, session, previous);
-        }
+        // The previous attachment goes first: its sink must not feed this connection output
+        // the new replay already draws.
+        self.attachments.detach(deps, session);
         let gate = Arc::new(Mutex::new(Gate::default()));
         let sink = output_sink(session, self.out.clone(), Arc::clone(&gate));
         // The sink gets the replay first, then live output (see `sessions::attach`); the gate
@@ -410,7 +409,7 @@ impl Client {
             Ok(attachment) => attachment.id,
             Err(e) => return self.reply(id, Err(RpcError::from_wire(e.to_wire()))),
         };
-        self.attachments.insert(session, attachment);
+        self.attachments.record(deps, session, attachment);
         let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
         self.reply(
             id,
@@ -424,18 +423,15 @@ impl Client {
     }
 
     fn detach(&mut self, session: SessionId) -> Result<Value, RpcError> {
-        if let Some(attachment) = self.attachments.remove(&session) {
-            sessions::detach(&self.shared.project.deps, session, attachment);
-        }
+        self.attachments.detach(&self.shared.project.deps, session);
         Ok(Value::Null)
     }
 
     fn ack(&self, params: AckTerminalParams) -> Result<Value, RpcError> {
         let AckTerminalParams { session_id, bytes } = params;
-        if let Some(&attachment) = self.attachments.get(&session_id) {
-            let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
-            sessions::ack(&self.shared.project.deps, session_id, attachment, bytes);
-        }
+        let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+        self.attachments
+            .ack(&self.shared.project.deps, session_id, bytes);
         Ok(Value::Null)
     }
 
@@ -447,13 +443,6 @@ impl Client {
         };
         let session = SessionId::from_uuid(uuid::Uuid::from_bytes(*head));
         let _ = sessions::write(&self.shared.project.deps, session, payload);
-    }
-
-    /// On disconnect: release every attachment (and the backpressure it may apply).
-    fn detach_all(&mut self) {
-        for (session, attachment) in self.attachments.drain() {
-            sessions::detach(&self.shared.project.deps, session, attachment);
-        }
     }
 }
 

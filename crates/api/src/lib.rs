@@ -9,12 +9,14 @@
 
 #[macro_use]
 mod table;
+mod attachments;
 mod handlers;
 pub mod methods;
 pub mod params;
 #[cfg(feature = "ts")]
 mod ts;
 
+pub use attachments::Attachments;
 pub use methods::{METHODS, Request, STREAM_METHODS, StreamRequest};
 pub use table::{DecodeError, MethodSpec};
 

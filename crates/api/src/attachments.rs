@@ -1,0 +1,44 @@
+//! The terminals one client is attached to (a WebSocket connection, the desktop window): at
+//! most one attachment per session, so acks and detaches find it by session, and all of them
+//! are released when the client goes. Both transports keep one; the attach itself
+//! ([`sessions::attach`]) stays theirs, as each delivers output its own way.
+
+use idea_application::{Deps, sessions};
+use idea_domain::SessionId;
+use std::collections::HashMap;
+
+/// Session → attachment id of one client.
+#[derive(Debug, Default)]
+pub struct Attachments(HashMap<SessionId, u64>);
+
+impl Attachments {
+    /// Records `attachment` as the client's attachment to `session`, detaching the one it
+    /// replaces (a client attaches each terminal once).
+    pub fn record(&mut self, deps: &Deps, session: SessionId, attachment: u64) {
+        if let Some(previous) = self.0.insert(session, attachment) {
+            sessions::detach(deps, session, previous);
+        }
+    }
+
+    /// Detaches the client from `session`, if it is attached.
+    pub fn detach(&mut self, deps: &Deps, session: SessionId) {
+        if let Some(attachment) = self.0.remove(&session) {
+            sessions::detach(deps, session, attachment);
+        }
+    }
+
+    /// The client processed `bytes` more bytes of `session`'s output (nothing if it is not
+    /// attached: an ack may cross a detach).
+    pub fn ack(&self, deps: &Deps, session: SessionId, bytes: usize) {
+        if let Some(&attachment) = self.0.get(&session) {
+            sessions::ack(deps, session, attachment, bytes);
+        }
+    }
+
+    /// The client is gone: releases every attachment (and the backpressure it may apply).
+    pub fn detach_all(&mut self, deps: &Deps) {
+        for (session, attachment) in self.0.drain() {
+            sessions::detach(deps, session, attachment);
+        }
+    }
+}
