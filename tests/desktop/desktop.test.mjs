@@ -55,34 +55,21 @@ test("the desktop window runs a shell in a cell over Tauri IPC", { timeout: 1800
   const root = mkdtempSync(join(tmpdir(), "idea-desktop-"));
   const project = join(root, "project");
   execFileSync(IDEA_BIN, ["init", project]);
-  const driver = spawn(DRIVER, ["--port", String(PORT), "--native-port", String(PORT + 1)], {
-    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: join(root, "user") },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  let session;
+  let w;
   try {
-    await eventually("tauri-driver", () => webdriver("GET", "/status").then(() => true));
-    const created = await webdriver("POST", "/session", {
-      capabilities: { alwaysMatch: { "tauri:options": { application: IDEA_BIN, args: ["desktop", project] } } },
-    });
-    session = created.sessionId;
-    const s = `/session/${session}`;
-    const find = (css) => webdriver("POST", `${s}/element`, { using: "css selector", value: css });
-    const elementId = (el) => Object.values(el)[0];
-    const script = (body, args = []) => webdriver("POST", `${s}/execute/sync`, { script: body, args });
-
+    w = await openWindow(project, { SHELL: "/bin/sh", IDEA_USER_DIR: join(root, "user") });
     // The page loaded from the embedded frontend and reached the backend over IPC.
-    await eventually("the project name", async () => (await script("return document.querySelector('[data-testid=project-name]')?.textContent")) === "project");
+    await eventually("the project name", async () => (await w.script("return document.querySelector('[data-testid=project-name]')?.textContent")) === "project");
 
     // Open a shell in the only cell, then type into xterm's input like a user.
-    await webdriver("POST", `${s}/element/${elementId(await find("[data-testid=picker-shell]"))}/click`, {});
-    const sessionId = await eventually("a session in the cell", () => script("return document.querySelector('[data-testid=cell]')?.dataset.sessionId"));
-    const input = await eventually("xterm's input", () => find("[data-testid=cell] .xterm-helper-textarea"));
-    await webdriver("POST", `${s}/element/${elementId(input)}/value`, { text: "echo hello-$((6*7))-desktop\n" });
+    await w.click("[data-testid=picker-shell]");
+    const sessionId = await eventually("a session in the cell", () => w.script("return document.querySelector('[data-testid=cell]')?.dataset.sessionId"));
+    const input = await eventually("xterm's input", () => w.find("[data-testid=cell] .xterm-helper-textarea"));
+    await w.type(input, "echo hello-$((6*7))-desktop\n");
 
     // The output came back through the raw-byte channel into the terminal.
     const text = () =>
-      script(
+      w.script(
         `const t = window.__ideaTerminals?.[arguments[0]]; if (!t) return "";
          const b = t.buffer.active; let out = "";
          for (let i = 0; i < b.length; i++) out += (b.getLine(i)?.translateToString(true) ?? "") + "\\n";
@@ -90,20 +77,45 @@ test("the desktop window runs a shell in a cell over Tauri IPC", { timeout: 1800
         [sessionId],
       );
     await eventually("the command's output in the cell", async () => (await text()).includes("hello-42-desktop"));
-    const status = await script("return document.querySelector('[data-testid=cell-status]')?.textContent");
+    const status = await w.script("return document.querySelector('[data-testid=cell-status]')?.textContent");
     assert.match(status, /running/);
 
-    const shot = await webdriver("GET", `${s}/screenshot`);
+    const shot = await w.screenshot();
     writeFileSync(process.env.DESKTOP_SCREENSHOT ?? join(root, "desktop.png"), Buffer.from(shot, "base64"));
   } finally {
+    await w?.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** Starts tauri-driver (with `env` added to ours) and opens IdeA's desktop window on
+ *  `project`; `close()` ends the session, the driver and every process started on the
+ *  project. */
+async function openWindow(project, env) {
+  const driver = spawn(DRIVER, ["--port", String(PORT), "--native-port", String(PORT + 1)], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  let session;
+  const close = async () => {
     if (session) await webdriver("DELETE", `/session/${session}`).catch(() => {});
     driver.kill("SIGTERM");
     // Closing the WebDriver session does not always end the app, which would keep Xvfb (and
     // the test command) waiting: end every process started on this test's unique project.
     await stopProcessesMentioning(project);
-    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await eventually("tauri-driver", () => webdriver("GET", "/status").then(() => true));
+    const created = await webdriver("POST", "/session", {
+      capabilities: { alwaysMatch: { "tauri:options": { application: IDEA_BIN, args: ["desktop", project] } } },
+    });
+    session = created.sessionId;
+  } catch (error) {
+    await close();
+    throw error;
   }
-});
+  return { ...windowOf(session), close };
+}
 
 /** The WebDriver session's helpers: find, click, run a script, call IdeA's API over Tauri IPC. */
 function windowOf(session) {
@@ -115,6 +127,10 @@ function windowOf(session) {
     find,
     script,
     click: async (css) => webdriver("POST", `${s}/element/${elementId(await find(css))}/click`, {}),
+    /** Types `text` into `element` (found with `find`), as keystrokes. */
+    type: (element, text) => webdriver("POST", `${s}/element/${elementId(element)}/value`, { text }),
+    /** A PNG of the window, base64. */
+    screenshot: () => webdriver("GET", `${s}/screenshot`),
     /** One request through the page's own Tauri IPC, as the UI sends it. */
     async call(method, params = null) {
       const answer = await webdriver("POST", `${s}/execute/async`, {
@@ -185,19 +201,10 @@ test("a hidden agent that needs the user: a native notification whose click land
   const profile = { id: "fake", name: "Fake agent", command: FAKE_AGENT, home: { kind: "claudeCode" }, contextInjection: { kind: "conventionFile", target: "CLAUDE.md" } };
   writeFileSync(join(user, "profiles.json"), JSON.stringify({ profiles: [profile] }));
   const service = await startNotificationService(join(root, "notifications.jsonl"));
-  const driver = spawn(DRIVER, ["--port", String(PORT), "--native-port", String(PORT + 1)], {
-    // NO_AT_BRIDGE: GTK would start the accessibility bus on this bus, outliving the test.
-    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: user, HOME: user, DBUS_SESSION_BUS_ADDRESS: service.address, NO_AT_BRIDGE: "1" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  let session;
+  let w;
   try {
-    await eventually("tauri-driver", () => webdriver("GET", "/status").then(() => true));
-    const created = await webdriver("POST", "/session", {
-      capabilities: { alwaysMatch: { "tauri:options": { application: IDEA_BIN, args: ["desktop", project] } } },
-    });
-    session = created.sessionId;
-    const w = windowOf(session);
+    // NO_AT_BRIDGE: GTK would start the accessibility bus on this bus, outliving the test.
+    w = await openWindow(project, { SHELL: "/bin/sh", IDEA_USER_DIR: user, HOME: user, DBUS_SESSION_BUS_ADDRESS: service.address, NO_AT_BRIDGE: "1" });
     await eventually("the project name", async () => (await w.script("return document.querySelector('[data-testid=project-name]')?.textContent")) === "project");
     // Native notifications need no opt-in.
     assert.equal(await w.script("return document.querySelectorAll('[data-testid=notify-opt-in]').length"), 0);
@@ -239,9 +246,7 @@ test("a hidden agent that needs the user: a native notification whose click land
     assert.equal(await w.script("return document.querySelector('[data-testid=tab][data-active=true]')?.dataset.layoutId"), other.id);
     assert.equal(await w.script("return document.querySelectorAll('[data-testid=toast], [data-testid=layouts-error]').length"), 0);
   } finally {
-    if (session) await webdriver("DELETE", `/session/${session}`).catch(() => {});
-    driver.kill("SIGTERM");
-    await stopProcessesMentioning(project);
+    await w?.close();
     await service.stop();
     rmSync(root, { recursive: true, force: true });
   }
