@@ -5,21 +5,17 @@
 // sessions overview's "Next needing me" and the command palette's.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { cells, fakeClaudeProfiles, launchBrowser, openWorkspace, rpc, startServer, waitUntil } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { cells, fakeClaudeProfiles, rpc, useWorkspace, waitUntil } from "./helpers.mjs";
 
 describe("attention", () => {
   let server;
-  let browser;
   let page;
   const pageErrors = [];
 
-  before(async () => {
-    server = await startServer(null, { profiles: fakeClaudeProfiles });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  /** Lets the page notify, and records the notifications it creates so a test can click one. */
+  async function recordNotifications(context, server) {
     await context.grantPermissions(["notifications"], { origin: server.origin });
-    // Records the notifications the page creates, and lets the test click one.
     await context.addInitScript(() => {
       const Real = window.Notification;
       window.__notes = [];
@@ -33,13 +29,12 @@ describe("attention", () => {
       Recorded.requestPermission = (...args) => Real.requestPermission(...args);
       window.Notification = Recorded;
     });
-    page = await openWorkspace(context, server, pageErrors);
-  });
+  }
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace(
+    { profiles: fakeClaudeProfiles, viewport: { width: 1280, height: 800 }, prepare: recordNotifications, pageErrors },
+    (opened) => ({ server, page } = opened),
+  );
 
   it("a hidden agent at a permission prompt: tab badge, title, notification, and back to its cell", async () => {
     await page.locator('[data-testid="notify-opt-in"]').click();

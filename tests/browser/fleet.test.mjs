@@ -4,8 +4,8 @@
 // the page and printed (a measurement, not an assertion: speed belongs to benchmarks).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { cells, fakeClaudeProfiles, launchBrowser, openWorkspace, rpc, startServer, waitUntil } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { cells, fakeClaudeProfiles, rpc, useWorkspace, waitUntil } from "./helpers.mjs";
 
 /** Launches `agentId` in `nodeId` of `layoutId`; returns its session id. */
 async function launch(page, agentId, layoutId, nodeId) {
@@ -23,21 +23,10 @@ async function twoCellLayout(page, name) {
 
 describe("four agents in two tabs", () => {
   let server;
-  let browser;
   let page;
   const pageErrors = [];
 
-  before(async () => {
-    server = await startServer(null, { profiles: fakeClaudeProfiles });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await openWorkspace(context, server, pageErrors);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace({ profiles: fakeClaudeProfiles, viewport: { width: 1280, height: 800 }, pageErrors }, (opened) => ({ server, page } = opened));
 
   it("the agent at a permission prompt in the hidden tab alone turns its tab and the title to 'needs you'", async () => {
     const names = ["Architect", "Builder", "Tester", "Reviewer"];

@@ -5,8 +5,8 @@
 // false conflict, and the frontend served compressed with cache headers.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, openWorkspace, startServer, terminalText, waitUntil } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { cells, terminalText, useWorkspace, waitUntil } from "./helpers.mjs";
 
 /** Every action a header may show, by test id. */
 const ACTIONS = ["cell-search", "cell-change", "cell-restart", "cell-stop", "cell-split-h", "cell-split-v", "cell-zoom", "cell-close"];
@@ -26,7 +26,6 @@ const contrast = (a, b) => {
 
 describe("cells at a glance", () => {
   let server;
-  let browser;
   let page;
   const pageErrors = [];
   const cell = (nodeId) => page.locator(`[data-testid="cell"][data-node-id="${nodeId}"]`);
@@ -71,18 +70,14 @@ describe("cells at a glance", () => {
     return !clipped && b.x >= header.x && b.x + b.width <= header.x + header.width + 0.5;
   }
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
-    await context.addInitScript(() => localStorage.setItem("idea.renderer", "dom"));
-    page = await openWorkspace(context, server, pageErrors);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace(
+    {
+      viewport: { width: 1024, height: 700 },
+      prepare: (context) => context.addInitScript(() => localStorage.setItem("idea.renderer", "dom")),
+      pageErrors,
+    },
+    (opened) => ({ server, page } = opened),
+  );
 
   it("keeps the status whole and every action reachable in a narrow cell, at 1024×700", async () => {
     const [first] = await cells(page);

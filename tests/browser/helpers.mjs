@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 
@@ -159,6 +160,26 @@ export async function openWorkspace(context, server, errors = []) {
   await page.goto(server.url);
   await page.locator('[data-testid="picker"]').waitFor();
   return page;
+}
+
+/** Registers the suite's `before` and `after` hooks around the served workspace: `idea serve`
+ *  (with `profiles`), Chromium, a context (of `viewport`, if given; `prepare(context, server)`
+ *  runs on it first: permissions, init scripts) and the workspace page, whose errors go to
+ *  `pageErrors`. Hands `{ server, page }` to `opened` once they are up; closes both after. */
+export function useWorkspace({ profiles = null, viewport, prepare, pageErrors } = {}, opened) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(null, { profiles });
+    browser = await launchBrowser();
+    const context = await browser.newContext(viewport ? { viewport } : {});
+    await prepare?.(context, server);
+    opened({ server, page: await openWorkspace(context, server, pageErrors) });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
 }
 
 export async function launchBrowser() {

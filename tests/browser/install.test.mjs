@@ -3,24 +3,14 @@
 // failed launch. The test server's PATH has no `claude`.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkspace, rpc, startServer } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { rpc, useWorkspace } from "./helpers.mjs";
 
 describe("missing CLIs", () => {
   let server;
-  let browser;
   let page;
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await openWorkspace(await browser.newContext(), server);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace({}, (opened) => ({ server, page } = opened));
 
   it("marks the agent in the picker with the install hint; a shell agent is not marked", async () => {
     const answer = await rpc(page, "listProfiles", null);

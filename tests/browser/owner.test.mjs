@@ -5,26 +5,16 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { after, before, describe, it } from "node:test";
-import { IDEA_BIN, launchBrowser, openWorkspace, startServer } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { IDEA_BIN, useWorkspace } from "./helpers.mjs";
 
 const run = promisify(execFile);
 
 describe("owner", () => {
   let server;
-  let browser;
   let page;
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await openWorkspace(await browser.newContext(), server);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace({}, (opened) => ({ server, page } = opened));
 
   it("shows an agent the command line created, without a reload", async () => {
     let reloaded = false;

@@ -3,12 +3,11 @@
 // the sessions overview (every session, its last line, a jump to it).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, openWorkspace, startServer, waitUntil } from "./helpers.mjs";
+import { before, describe, it } from "node:test";
+import { cells, useWorkspace, waitUntil } from "./helpers.mjs";
 
 describe("command palette", () => {
   let server;
-  let browser;
   let page;
   const pageErrors = [];
 
@@ -21,11 +20,9 @@ describe("command palette", () => {
     await palette(page).waitFor({ state: "detached" });
   };
 
+  useWorkspace({ viewport: { width: 1280, height: 800 }, pageErrors }, (opened) => ({ server, page } = opened));
+
   before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await openWorkspace(context, server, pageErrors);
     for (const name of ["Scout", "Critic"]) {
       await page.locator('[data-testid="agent-new"]').click();
       await page.locator('[data-testid="create-agent-name"]').fill(name);
@@ -33,11 +30,6 @@ describe("command palette", () => {
       await page.locator('[data-testid="create-agent-submit"]').click();
       await page.locator(`[data-testid="picker-agent"][data-agent-name="${name}"]`).waitFor();
     }
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it("splits the focused cell and launches an agent in it, by name", async () => {
