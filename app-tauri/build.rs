@@ -1,17 +1,8 @@
-//! Both the desktop shell and `idea serve` embed the web frontend (`frontend/dist`); make sure
-//! a placeholder exists so `cargo build` works before `npm run build` (the set-up scripts always
-//! build the real one first).
+//! The desktop shell embeds the web frontend (`frontend/dist`); `idea-server`'s build script,
+//! which runs before this crate is compiled, writes a placeholder when it has not been built.
 
 fn main() {
-    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../frontend/dist");
-    if !dist.join("index.html").exists() {
-        let _ = std::fs::create_dir_all(&dist);
-        let _ = std::fs::write(
-            dist.join("index.html"),
-            "<!doctype html><title>IdeA</title><p>The frontend is not built: run <code>scripts/run.sh</code>.</p>",
-        );
-    }
-    // Re-embed when the frontend is rebuilt (rust-embed cannot see new files by itself).
+    // Re-embed when the frontend is rebuilt.
     println!("cargo:rerun-if-changed=../frontend/dist");
     println!("cargo:rerun-if-changed=build.rs");
     #[cfg(feature = "desktop")]

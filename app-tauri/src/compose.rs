@@ -1,9 +1,8 @@
-//! The composition root: builds every adapter once and hands them to the use cases.
+//! The composition root: builds every adapter once and hands them to the use cases, and to
+//! the server as its [`OPENER`].
 
-use crate::logging::LOG_ENV;
 use idea_application::project;
-use idea_application::{AppError, AppResult, Deps, Ports};
-use idea_domain::ProjectPath;
+use idea_application::{AppResult, Deps, Ports};
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::ProfileCatalog;
 use idea_infrastructure::cli_homes::FsCliHomes;
@@ -13,17 +12,17 @@ use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
 use idea_infrastructure::store::FsProjectStore;
 use idea_infrastructure::system::{EventBus, RandomIds};
 use idea_infrastructure::turns::ProcessTurnRunner;
+use idea_server::logging::LOG_ENV;
+use idea_server::paths::{project_path, user_dir};
+use idea_server::{OpenProject, Opener};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Where user-level state lives: `$IDEA_USER_DIR`, else `~/.ideai`.
-pub fn user_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("IDEA_USER_DIR") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("/"), PathBuf::from);
-    home.join(".ideai")
-}
+/// How the server opens a project: with this composition's adapters.
+pub const OPENER: Opener = Opener {
+    open: open_project,
+    hide_from_agents,
+};
 
 /// The user's home folder (`$HOME`), `None` when unset.
 pub fn home_dir() -> Option<PathBuf> {
@@ -136,35 +135,6 @@ pub fn mcp_bridge() -> Option<McpBridge> {
 pub fn profile_catalog() -> FsProfileCatalog {
     let path = user_profiles_path(&user_dir());
     FsProfileCatalog::load(Some(&path))
-}
-
-/// Resolves a `--project`/`DIR` argument to an absolute project path.
-///
-/// # Errors
-/// When the folder does not exist or is not a folder.
-pub fn project_path(dir: &Path) -> AppResult<ProjectPath> {
-    let absolute = dir.canonicalize().map_err(|e| {
-        AppError::Store(idea_domain::ports::StoreError::Io {
-            action: "open",
-            path: dir.to_path_buf(),
-            source: e,
-        })
-    })?;
-    if !absolute.is_dir() {
-        return Err(AppError::Store(
-            idea_domain::ports::StoreError::NotAProject(absolute),
-        ));
-    }
-    ProjectPath::new(absolute).map_err(|e| AppError::Internal(e.to_string()))
-}
-
-/// An open project: its path, its `Deps` and the event bus the front ends subscribe to.
-#[derive(Debug)]
-pub struct OpenProject {
-    pub path: ProjectPath,
-    /// Shared with the blocking threads requests run on.
-    pub deps: Arc<Deps>,
-    pub events: Arc<EventBus>,
 }
 
 /// Opens the project at `dir`, checking that it is one.

@@ -1,15 +1,9 @@
-//! IdeA's composition root and front ends: the `idea` command line, the transport-agnostic
-//! [`api`], the browser server ([`serve`]), (feature `desktop`) the Tauri shell, and the
-//! [`logging`] every process does, the MCP server ([`mcp`]) and the file-drop door ([`filedrop`]) the project's owner offers agents.
+//! The `idea` binary's library: the command line ([`cli`]), the composition root
+//! ([`compose`], which builds every adapter once) and, with feature `desktop`, the Tauri shell.
+//! The transports — `idea serve`, the owner's socket, the MCP server, the one `call` door —
+//! are the `idea-server` crate.
 
-pub mod api;
 pub mod cli;
 pub mod compose;
 #[cfg(feature = "desktop")]
 pub mod desktop;
-pub mod filedrop;
-pub mod logging;
-pub mod mcp;
-pub mod owner;
-mod rpc;
-pub mod serve;

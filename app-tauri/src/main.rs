@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use idea_app::cli::{Cli, Failure, run};
-use idea_app::{compose, logging};
+use idea_server::{logging, paths};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     let _log = cli
         .command
         .logs()
-        .then(|| logging::init(&compose::user_dir()));
+        .then(|| logging::init(&paths::user_dir()));
     let command = cli.command.name();
     let started = Instant::now();
     tracing::info!(command, version = env!("CARGO_PKG_VERSION"), "start");

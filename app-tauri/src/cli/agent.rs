@@ -1,10 +1,11 @@
 //! `idea agent …`
 
 use super::{Failure, print_json};
-use crate::compose::open_project;
+use crate::compose::{OPENER, open_project};
 use clap::Subcommand;
 use idea_application::agents;
 use idea_domain::{Agent, AgentOrigin};
+use idea_server::owner::client;
 use std::path::PathBuf;
 
 #[derive(Debug, Subcommand)]
@@ -57,8 +58,7 @@ pub fn run(command: AgentCommand) -> Result<(), Failure> {
             // Through the project's owner when one runs, so its open windows show the agent.
             let params =
                 serde_json::json!({ "name": name, "profileId": profile, "template": template });
-            let agent: Agent =
-                decode(crate::owner::client::call(&project, "createAgent", params)?)?;
+            let agent: Agent = decode(client::call(&project, "createAgent", params, &OPENER)?)?;
             if json {
                 print_json(&agent)
             } else {
@@ -118,8 +118,7 @@ pub fn run(command: AgentCommand) -> Result<(), Failure> {
             let open = open_project(&project)?;
             let found = agents::find(&open.deps, &agent)?;
             let params = serde_json::json!({ "agentId": found.agent_id });
-            let removed: Agent =
-                decode(crate::owner::client::call(&project, "deleteAgent", params)?)?;
+            let removed: Agent = decode(client::call(&project, "deleteAgent", params, &OPENER)?)?;
             println!(
                 "Deleted {} ({}); its persona .ideai/{} was kept",
                 removed.name, removed.agent_id, removed.md_path

@@ -1,9 +1,10 @@
 //! `idea profiles` and `idea doctor`.
 
 use super::{Failure, print_json};
-use crate::compose::{cli_homes, profile_catalog, user_dir};
+use crate::compose::{cli_homes, profile_catalog};
 use idea_domain::ports::{CliHomes, ProfileCatalog};
 use idea_infrastructure::probe;
+use idea_server::paths::user_dir;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -120,7 +121,7 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
         display: probe::display_present(),
         desktop_build: cfg!(feature = "desktop"),
         user_profiles: idea_infrastructure::profiles::user_profiles_path(&dir),
-        log: crate::logging::current_log_file(&dir),
+        log: idea_server::logging::current_log_file(&dir),
         user_dir: dir,
         profile_problems: catalog.problems(),
     };

@@ -3,9 +3,9 @@
 //! the agent's way: it prints nothing, always exits 0, and gives up after a short timeout;
 //! with no IdeA running on the project it does nothing.
 
-use crate::owner::client::ask_owner_within;
 use idea_domain::agent_state::HookEvent;
 use idea_infrastructure::owner::read_owner;
+use idea_server::owner::client::ask_owner_within;
 use serde_json::{Value, json};
 use std::io::{IsTerminal, Read};
 use std::path::Path;

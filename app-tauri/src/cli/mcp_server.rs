@@ -7,10 +7,10 @@
 //! fails at once, with one line on stderr.
 
 use super::Failure;
-use crate::compose::project_path;
 use idea_infrastructure::owner::{
     Hello, OwnerInfo, connect, into_unix_stream, read_owner, read_reply, write_hello,
 };
+use idea_server::paths::project_path;
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;

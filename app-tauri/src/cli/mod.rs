@@ -6,8 +6,10 @@ mod hook;
 mod mcp_server;
 pub mod sandbox;
 
+use crate::compose::OPENER;
 use clap::{Parser, Subcommand};
 use idea_application::AppError;
+use idea_server::ServerError;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -133,26 +135,20 @@ pub enum Failure {
     Status(u8, String),
 }
 
-impl From<AppError> for Failure {
-    fn from(error: AppError) -> Self {
-        if error.is_user_error() {
-            Self::User(error.to_string())
-        } else {
-            Self::Internal(error.into())
+/// The server's failures keep their audience.
+impl From<ServerError> for Failure {
+    fn from(error: ServerError) -> Self {
+        match error {
+            ServerError::User(message) => Self::User(message),
+            internal @ ServerError::Internal(_) => Self::Internal(internal.into()),
         }
     }
 }
 
-/// An error answer of the API (from the owner's socket, say), by the same rule.
-impl From<idea_application::WireError> for Failure {
-    fn from(error: idea_application::WireError) -> Self {
-        use idea_application::ErrorKind;
-        match error.kind {
-            ErrorKind::Internal | ErrorKind::IoError { .. } => {
-                Self::Internal(anyhow::anyhow!(error.message))
-            }
-            _ => Self::User(error.message),
-        }
+/// By the server's rule: a user's error, else an internal one.
+impl From<AppError> for Failure {
+    fn from(error: AppError) -> Self {
+        ServerError::from(error).into()
     }
 }
 
@@ -177,14 +173,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             port,
             token,
             token_file,
-        } => crate::serve::run(
+        } => Ok(idea_server::serve::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             port,
             token,
             token_file,
-        ),
+            &OPENER,
+        )?),
         #[cfg(feature = "desktop")]
-        Command::Desktop { dir } => crate::desktop::run(&dir.unwrap_or_else(|| PathBuf::from("."))),
+        Command::Desktop { dir } => Ok(crate::desktop::run(
+            &dir.unwrap_or_else(|| PathBuf::from(".")),
+        )?),
         Command::McpServer { project, requester } => mcp_server::run(&project, &requester),
         Command::Hook {
             project,
@@ -208,7 +207,7 @@ fn init(dir: &std::path::Path) -> Result<(), Failure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::User(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let path = crate::compose::project_path(dir)?;
+    let path = idea_server::paths::project_path(dir)?;
     let store = idea_infrastructure::store::FsProjectStore::new(path.as_path());
     let done =
         idea_application::project::init(&store, &idea_infrastructure::system::RandomIds, &path)?;

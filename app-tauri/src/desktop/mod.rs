@@ -1,22 +1,21 @@
 //! The Tauri desktop shell: a window over the web frontend, four async commands that forward
-//! to [`crate::api::call`] and the terminal streams, off the main thread, and one that shows a
+//! to [`idea_server::api::call`] and the terminal streams, off the main thread, and one that shows a
 //! native notification ([`notifications`]); a click on one raises the window and tells the
 //! page. No logic lives here.
 
 mod notifications;
 
-use crate::api;
-use crate::api::Attachments;
-use crate::api::params::AttachAnswer;
-use crate::cli::Failure;
-use crate::compose::{OpenProject, open_project, project_path};
-use crate::owner::{self, Owner};
+use crate::compose::open_project;
 use idea_application::Deps;
 use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
 use idea_domain::terminal::TerminalSize;
 use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
+use idea_server::api::{self, Attachments, params::AttachAnswer};
+use idea_server::owner::{self, Owner};
+use idea_server::paths::project_path;
+use idea_server::{OpenProject, ServerError};
 use notifications::{Note, Notifications};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -149,10 +148,10 @@ fn answer_click(app: &tauri::AppHandle, tag: String) {
 /// are recorded on their cells (so the next start offers to resume them), then stopped.
 ///
 /// # Errors
-/// `Failure::User` when there is no display or the folder is not a project.
-pub fn run(dir: &Path) -> Result<(), Failure> {
+/// `ServerError::User` when there is no display or the folder is not a project.
+pub fn run(dir: &Path) -> Result<(), ServerError> {
     if !idea_infrastructure::probe::display_present() {
-        return Err(Failure::User(
+        return Err(ServerError::User(
             "no display (DISPLAY/WAYLAND_DISPLAY unset): use `idea serve` instead".into(),
         ));
     }
@@ -168,7 +167,7 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         Err(OwnerError::Owned(info)) => (Err(owner::owned_error(&info)), None),
         Err(e) => return Err(owner::lock_failure(e)),
     };
-    let door = project.as_ref().ok().and_then(crate::filedrop::open);
+    let door = project.as_ref().ok().and_then(idea_server::filedrop::open);
     let events = project.as_ref().ok().map(|p| p.events.clone());
     let app = tauri::Builder::default()
         .manage(Desktop {
@@ -197,7 +196,7 @@ pub fn run(dir: &Path) -> Result<(), Failure> {
         })
         .build(tauri::generate_context!())
         .map_err(|e| {
-            Failure::Internal(anyhow::anyhow!("the desktop window failed to start: {e}"))
+            ServerError::internal_message(format!("the desktop window failed to start: {e}"))
         })?;
     // `run_return`, not `run`: `run` exits the process, and the log guard would never flush.
     let _ = app.run_return(|app, event| {

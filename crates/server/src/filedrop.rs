@@ -4,7 +4,7 @@
 //! after the project is claimed and closed before its sessions and requests are stopped, so
 //! no request starts while the project closes (docs/file-drop.md).
 
-use crate::compose::OpenProject;
+use crate::OpenProject;
 use idea_infrastructure::filedrop::{DropHandler, FileDrop};
 use std::sync::Arc;
 

@@ -3,8 +3,8 @@
 //! lock otherwise (so no owner starts, and no other command writes, under its feet).
 
 use super::{Claimed, lock, lock_failure};
-use crate::cli::Failure;
-use crate::compose::{open_project, project_path};
+use crate::paths::project_path;
+use crate::{Opener, ServerError};
 use idea_application::{ErrorKind, WireError};
 use idea_infrastructure::owner::{
     Hello, MESSAGE_MAX, OwnerError, OwnerInfo, connect, read_line_bounded, read_reply, write_hello,
@@ -30,9 +30,9 @@ pub enum Route {
 ///
 /// # Errors
 /// Not a project, or a lock that cannot be taken or read.
-pub fn route(dir: &Path) -> Result<Route, Failure> {
+pub fn route(dir: &Path, opener: &Opener) -> Result<Route, ServerError> {
     let path = project_path(dir)?;
-    let project = open_project(path.as_path())?;
+    let project = opener.open(path.as_path())?;
     match lock(&path.as_path().join(".ideai")) {
         Ok(lock) => Ok(Route::Local(Claimed { project, lock })),
         Err(OwnerError::Owned(info)) => Ok(Route::Owner(info)),
@@ -44,11 +44,16 @@ pub fn route(dir: &Path) -> Result<Route, Failure> {
 ///
 /// # Errors
 /// The request's error, or a failure to reach the owner.
-pub fn call(dir: &Path, method: &str, params: Value) -> Result<Value, Failure> {
-    match route(dir)? {
+pub fn call(
+    dir: &Path,
+    method: &str,
+    params: Value,
+    opener: &Opener,
+) -> Result<Value, ServerError> {
+    match route(dir, opener)? {
         Route::Owner(owner) => ask_owner(&owner, method, params),
         Route::Local(claimed) => {
-            crate::api::call(&claimed.project.deps, method, Some(params)).map_err(Failure::from)
+            crate::api::call(&claimed.project.deps, method, Some(params)).map_err(ServerError::from)
         }
     }
 }
@@ -58,7 +63,7 @@ pub fn call(dir: &Path, method: &str, params: Value) -> Result<Value, Failure> {
 ///
 /// # Errors
 /// The owner's error answer, or the socket failing.
-pub fn ask_owner(owner: &OwnerInfo, method: &str, params: Value) -> Result<Value, Failure> {
+pub fn ask_owner(owner: &OwnerInfo, method: &str, params: Value) -> Result<Value, ServerError> {
     ask_owner_within(owner, method, params, OWNER_TIMEOUT)
 }
 
@@ -71,13 +76,13 @@ pub fn ask_owner_within(
     method: &str,
     params: Value,
     timeout: Duration,
-) -> Result<Value, Failure> {
+) -> Result<Value, ServerError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Failure::Internal(anyhow::Error::new(e).context("cannot start a runtime")))?;
+        .map_err(|e| ServerError::internal("cannot start a runtime", e))?;
     let unreachable = |e: &dyn std::fmt::Display| {
-        Failure::Internal(anyhow::anyhow!(
+        ServerError::internal_message(format!(
             "the project's owner (process {}) did not answer on {}: {e}",
             owner.pid,
             owner.socket.display()
@@ -112,7 +117,7 @@ pub fn ask_owner_within(
                     continue; // an event notification
                 }
                 return match answer.get("error") {
-                    Some(error) => Err(Failure::from(wire_error(error))),
+                    Some(error) => Err(ServerError::from(wire_error(error))),
                     None => Ok(answer.get("result").cloned().unwrap_or(Value::Null)),
                 };
             }

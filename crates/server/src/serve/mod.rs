@@ -16,9 +16,8 @@ mod outbox;
 mod token;
 mod ws;
 
-use crate::cli::Failure;
-use crate::compose::OpenProject;
 use crate::rpc;
+use crate::{OpenProject, Opener, ServerError};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::connect_info::IntoMakeServiceWithConnectInfo;
@@ -218,11 +217,14 @@ fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send> {
 }
 
 /// Makes `dir` a project if it is not one yet (so `idea serve` just works), then opens it.
-fn prepare(dir: &Path) -> Result<crate::owner::Claimed, Failure> {
+fn prepare(dir: &Path, opener: &Opener) -> Result<crate::owner::Claimed, ServerError> {
     if !dir.is_dir() {
-        return Err(Failure::User(format!("{}: no such folder", dir.display())));
+        return Err(ServerError::User(format!(
+            "{}: no such folder",
+            dir.display()
+        )));
     }
-    let path = crate::compose::project_path(dir)?;
+    let path = crate::paths::project_path(dir)?;
     let store = idea_infrastructure::store::FsProjectStore::new(path.as_path());
     let done =
         idea_application::project::init(&store, &idea_infrastructure::system::RandomIds, &path)?;
@@ -230,31 +232,33 @@ fn prepare(dir: &Path) -> Result<crate::owner::Claimed, Failure> {
         eprintln!("idea: initialised {}", path.as_path().display());
     }
     // The one owner: a second `idea serve` (or desktop window) of this project stops here.
-    crate::owner::claim(path.as_path())
+    crate::owner::claim(path.as_path(), opener)
 }
 
 /// `idea serve [DIR] [--port P] [--token T | --token-file F]`: serves until SIGINT/SIGTERM,
 /// then exits 0. Without either, the token comes from `$IDEA_TOKEN` or is made up.
 ///
 /// # Errors
-/// `Failure::User` for a bad folder, token or port; `Failure::Internal` when the runtime fails.
+/// `ServerError::User` for a bad folder, token or port; `ServerError::Internal` when the
+/// runtime fails.
 pub fn run(
     dir: &Path,
     port: u16,
     token: Option<String>,
     token_file: Option<PathBuf>,
-) -> Result<(), Failure> {
-    let token = token::choose_token(token, token_file.as_deref()).map_err(Failure::User)?;
+    opener: &Opener,
+) -> Result<(), ServerError> {
+    let token = token::choose_token(token, token_file.as_deref()).map_err(ServerError::User)?;
     if let Some(file) = &token_file {
-        crate::compose::hide_from_agents(file);
+        (opener.hide_from_agents)(file);
     }
     // Never logged (nor is the URL that carries it); masked should a dependency ever try.
     crate::logging::redact(&token);
     eprintln!(
         "idea: log: {}",
-        crate::logging::current_log_file(&crate::compose::user_dir()).display()
+        crate::logging::current_log_file(&crate::paths::user_dir()).display()
     );
-    let crate::owner::Claimed { project, lock } = prepare(dir)?;
+    let crate::owner::Claimed { project, lock } = prepare(dir, opener)?;
     // One async worker: the async side only moves frames (use cases run on blocking threads,
     // PTY threads write terminal output to the socket themselves), and with more workers an
     // incoming keystroke wakes one to poll the socket and another to run the connection:
@@ -264,13 +268,10 @@ pub fn run(
         .worker_threads(1)
         .enable_all()
         .build()
-        .map_err(|e| {
-            Failure::Internal(anyhow::Error::new(e).context("cannot start the runtime"))
-        })?;
+        .map_err(|e| ServerError::internal("cannot start the runtime", e))?;
     let outcome = runtime.block_on(async move {
-        let shutdown = shutdown_signal().map_err(|e| {
-            Failure::Internal(anyhow::Error::new(e).context("cannot install signal handlers"))
-        })?;
+        let shutdown = shutdown_signal()
+            .map_err(|e| ServerError::internal("cannot install signal handlers", e))?;
         let shown = project.path.as_path().display().to_string();
         let mut owner = crate::owner::Owner::start(lock, &project, None)?;
         let door = crate::filedrop::open(&project);
@@ -282,7 +283,7 @@ pub fn run(
         };
         let server = bind(project, port, token)
             .await
-            .map_err(|e| Failure::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+            .map_err(|e| ServerError::User(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
         // Published without its token: `.owner.json` lives in the project folder.
         owner.set_url(format!("http://{}/", server.addr()));
         // The address only: the URL carries the token.
@@ -295,7 +296,7 @@ pub fn run(
         let served = server
             .run(shutdown)
             .await
-            .map_err(|e| Failure::Internal(anyhow::Error::new(e).context("the server failed")));
+            .map_err(|e| ServerError::internal("the server failed", e));
         // The project is closed: only now may another process own it.
         drop(owner);
         served

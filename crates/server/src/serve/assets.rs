@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 /// `build.rs` writes a placeholder `index.html` when the frontend has not been built.
 #[derive(rust_embed::Embed)]
-#[folder = "../frontend/dist"]
+#[folder = "../../frontend/dist"]
 struct Frontend;
 
 /// The `Content-Type` of a file, by extension.

@@ -1,7 +1,7 @@
 //! IdeA's MCP server, spoken by the project's owner to an agent CLI.
 //!
 //! An agent CLI starts `idea mcp-server --project DIR --requester AGENT` (the stdio bridge,
-//! [`crate::cli`]); the bridge connects to the owner's local socket and says
+//! in the `idea` binary); the bridge connects to the owner's local socket and says
 //! `{"client":"mcp","agent":AGENT}`; the owner's socket server ([`crate::owner`]) then hands
 //! the connection to [`serve`], which speaks MCP on it with the official SDK (`rmcp`). The
 //! tools ([`tools`]) call the API through [`crate::api::call`], like every other transport,

@@ -3,9 +3,8 @@
 //! API ([`super::json_rpc`]), an MCP bridge gets IdeA's MCP server ([`crate::mcp`]).
 
 use super::json_rpc;
-use crate::cli::Failure;
-use crate::compose::OpenProject;
 use crate::rpc;
+use crate::{OpenProject, ServerError};
 use idea_application::Deps;
 use idea_infrastructure::owner::{
     Hello, HelloReply, OwnerError, OwnerInfo, OwnerListener, OwnerStream, PeerCredentials,
@@ -44,18 +43,18 @@ impl Owner {
         lock: ProjectLock,
         project: &OpenProject,
         url: Option<String>,
-    ) -> Result<Self, Failure> {
+    ) -> Result<Self, ServerError> {
         let id = idea_application::project::open(project.deps.store.as_ref())?
             .id
             .to_string();
         let dir = socket_dir()
-            .map_err(|e| Failure::User(format!("cannot prepare the socket folder: {e}")))?;
-        let path = socket_path(&dir, &id).map_err(|e| Failure::User(e.to_string()))?;
+            .map_err(|e| ServerError::User(format!("cannot prepare the socket folder: {e}")))?;
+        let path = socket_path(&dir, &id).map_err(|e| ServerError::User(e.to_string()))?;
         let listener = OwnerListener::bind(&path, &lock)
-            .map_err(|e| Failure::User(format!("cannot listen on {}: {e}", path.display())))?;
+            .map_err(|e| ServerError::User(format!("cannot listen on {}: {e}", path.display())))?;
         let info = OwnerInfo::current(path.clone(), url);
         lock.publish(&info)
-            .map_err(|e| Failure::User(format!("cannot record the project's owner: {e}")))?;
+            .map_err(|e| ServerError::User(format!("cannot record the project's owner: {e}")))?;
         let (events, _) = broadcast::channel::<Arc<str>>(EVENT_BACKLOG);
         let publish = events.clone();
         project.events.subscribe(move |event| {

@@ -11,8 +11,8 @@ pub mod client;
 mod json_rpc;
 mod server;
 
-use crate::cli::Failure;
-use crate::compose::{OpenProject, open_project, project_path};
+use crate::paths::project_path;
+use crate::{OpenProject, Opener, ServerError};
 use idea_application::{ErrorKind, WireError};
 use idea_infrastructure::owner::{OwnerError, OwnerInfo, ProjectLock};
 use std::path::Path;
@@ -71,23 +71,23 @@ pub fn lock(ideai_dir: &Path) -> Result<ProjectLock, OwnerError> {
 /// Opens the project in `dir` as its owner.
 ///
 /// # Errors
-/// `Failure::User` when another process owns it (naming it) or the folder is not a project.
-pub fn claim(dir: &Path) -> Result<Claimed, Failure> {
+/// `ServerError::User` when another process owns it (naming it) or the folder is not a project.
+pub fn claim(dir: &Path, opener: &Opener) -> Result<Claimed, ServerError> {
     let path = project_path(dir)?;
     // Checked before the lock so "not a project" reads as such, not as a missing lock folder.
-    let project = open_project(path.as_path())?;
+    let project = opener.open(path.as_path())?;
     let lock = lock(&path.as_path().join(".ideai")).map_err(lock_failure)?;
     Ok(Claimed { project, lock })
 }
 
 /// A lock that could not be taken, as the CLI reports it.
-pub fn lock_failure(error: OwnerError) -> Failure {
+pub fn lock_failure(error: OwnerError) -> ServerError {
     match error {
-        OwnerError::Owned(info) => Failure::User(owned_error(&info).message),
-        OwnerError::Busy => Failure::User(
+        OwnerError::Owned(info) => ServerError::User(owned_error(&info).message),
+        OwnerError::Busy => ServerError::User(
             "this project is locked by another IdeA process that did not say who it is; try again"
                 .into(),
         ),
-        other => Failure::User(format!("cannot lock the project: {other}")),
+        other => ServerError::User(format!("cannot lock the project: {other}")),
     }
 }
