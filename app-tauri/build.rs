@@ -2,9 +2,11 @@
 //! which runs before this crate is compiled, writes a placeholder when it has not been built.
 
 fn main() {
-    // Re-embed when the frontend is rebuilt.
-    println!("cargo:rerun-if-changed=../frontend/dist");
     println!("cargo:rerun-if-changed=build.rs");
     #[cfg(feature = "desktop")]
-    tauri_build::build();
+    {
+        // Re-embed when the frontend is rebuilt.
+        println!("cargo:rerun-if-changed=../frontend/dist");
+        tauri_build::build();
+    }
 }

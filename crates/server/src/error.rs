@@ -61,3 +61,39 @@ impl From<WireError> for ServerError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error and its sources, as `{:#}` of the binary's `anyhow` prints them.
+    fn chain(error: &(dyn Error + 'static)) -> Vec<String> {
+        let mut chain = vec![error.to_string()];
+        let mut next = error.source();
+        while let Some(source) = next {
+            chain.push(source.to_string());
+            next = source.source();
+        }
+        chain
+    }
+
+    #[test]
+    fn an_internal_failure_says_what_failed_then_why() {
+        let cause = std::io::Error::other("no more threads");
+        let error = ServerError::internal("cannot start the runtime", cause);
+        assert_eq!(
+            chain(&error),
+            ["cannot start the runtime", "no more threads"]
+        );
+    }
+
+    #[test]
+    fn wire_errors_keep_their_audience() {
+        let user = WireError::new(ErrorKind::BadRequest, "no such agent");
+        assert!(matches!(ServerError::from(user), ServerError::User(m) if m == "no such agent"));
+        let internal = WireError::new(ErrorKind::Internal, "the disk is gone");
+        let error = ServerError::from(internal);
+        assert!(matches!(error, ServerError::Internal(_)));
+        assert_eq!(chain(&error), ["the disk is gone"]);
+    }
+}
