@@ -373,6 +373,27 @@ fn first_leaf(tree: &Value) -> Option<String> {
     tree["children"].as_array()?.iter().find_map(first_leaf)
 }
 
+/// Opens a shell in the active layout's first cell: the layout's id and the session.
+async fn open_shell(rpc: &mut Rpc) -> (String, Value) {
+    let layouts = rpc.ok("getLayouts", json!({})).await;
+    let active = layouts["active"].as_str().unwrap().to_owned();
+    let layout = layouts["layouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == active.as_str())
+        .unwrap();
+    let leaf = first_leaf(&layout["tree"]).unwrap();
+    let session = rpc
+        .ok(
+            "openShell",
+            json!({"layoutId": active, "nodeId": leaf, "rows": 24, "cols": 80}),
+        )
+        .await;
+    assert_eq!(session["status"], "running", "{session}");
+    (active, session)
+}
+
 #[tokio::test]
 async fn json_rpc_answers_requests_and_errors() {
     let served = serve();
@@ -428,22 +449,7 @@ async fn a_shell_cell_streams_over_the_websocket_and_survives_sigterm() {
     let ws = connect(port, Some(TOKEN), &[]).await.unwrap();
     let mut rpc = Rpc::new(ws);
 
-    let layouts = rpc.ok("getLayouts", json!({})).await;
-    let active = layouts["active"].as_str().unwrap().to_owned();
-    let layout = layouts["layouts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["id"] == active.as_str())
-        .unwrap();
-    let leaf = first_leaf(&layout["tree"]).unwrap();
-    let session = rpc
-        .ok(
-            "openShell",
-            json!({"layoutId": active, "nodeId": leaf, "rows": 24, "cols": 80}),
-        )
-        .await;
-    assert_eq!(session["status"], "running", "{session}");
+    let (active, session) = open_shell(&mut rpc).await;
     let session_id = session["sessionId"].as_str().unwrap().to_owned();
     // The event is queued before the answer.
     assert!(
@@ -497,4 +503,40 @@ async fn a_shell_cell_streams_over_the_websocket_and_survives_sigterm() {
     let layouts = std::fs::read_to_string(served.project.join(".ideai/layouts.json")).unwrap();
     let layouts: Value = serde_json::from_str(&layouts).unwrap();
     assert_eq!(layouts["active"], active.as_str());
+}
+
+/// Issue 17: one `resizeTerminal` to 65535 × 65535 on a live shell was accepted, and `idea
+/// serve` grew by gigabytes until it stopped answering. It is invalid params now, naming the
+/// bound; the shell and the server go on.
+#[tokio::test]
+async fn a_resize_past_the_bound_is_refused_and_the_server_keeps_answering() {
+    use idea_domain::terminal::TerminalSize;
+    let served = serve();
+    let mut rpc = Rpc::new(connect(served.port, Some(TOKEN), &[]).await.unwrap());
+    let (_, session) = open_shell(&mut rpc).await;
+    let session_id = session["sessionId"].as_str().unwrap().to_owned();
+    let huge = json!({"sessionId": session_id, "rows": 65535, "cols": 65535});
+    let refused = rpc.call("resizeTerminal", huge).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let (min, max) = (TerminalSize::MIN, TerminalSize::MAX);
+    let bound = format!(
+        "{} to {} rows and {} to {} columns",
+        min.rows, max.rows, min.cols, max.cols
+    );
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(&bound), "{refused}");
+
+    let largest = json!({"sessionId": session_id, "rows": max.rows, "cols": max.cols});
+    rpc.ok("resizeTerminal", largest).await;
+    rpc.ok("attachTerminal", json!({"sessionId": session_id}))
+        .await;
+    rpc.ok(
+        "writeTerminal",
+        json!({"sessionId": session_id, "data": "echo still-$((6*7))\r"}),
+    )
+    .await;
+    rpc.output_until(uuid_bytes(&session_id), "still-42", 1)
+        .await;
+    let sessions = rpc.ok("listSessions", json!({})).await;
+    assert_eq!(sessions[0]["status"], "running", "{sessions}");
 }

@@ -221,8 +221,9 @@ impl Gen {
             "sessionId" => Value::from(aim.session.as_str()),
             "direction" => Value::from(["horizontal", "vertical"][rng.below(2)]),
             "side" => Value::from(["before", "after"][rng.below(2)]),
-            "rows" => Value::from(1 + rng.below(80)),
-            "cols" => Value::from(1 + rng.below(250)),
+            // Within `TerminalSize`'s bound (2 × 2 at least); mutations try the rest.
+            "rows" => Value::from(2 + rng.below(79)),
+            "cols" => Value::from(2 + rng.below(249)),
             "profileId" => Value::from("shell"),
             "template" => Value::from(rng.pick(&pool.templates)?),
             "bytes" => Value::from(rng.below(100_000)),

@@ -41,38 +41,46 @@ impl From<DecodeError> for WireError {
     }
 }
 
-fn is_empty(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Object(o) => o.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        _ => false,
-    }
-}
-
-/// Decodes `params` as `P`. "No params" may be absent, `null`, `{}` or `[]`, whatever `P` is.
+/// Decodes `params` as `P`. The API is by name: params are an object, or absent or `null`
+/// for a method that takes none (JSON-RPC 2.0 allows an array too, by position; IdeA does
+/// not, and says so as invalid params). Serde alone would read a struct from an array.
 pub(crate) fn decode_params<P: DeserializeOwned>(
     method: &str,
     params: Option<Value>,
 ) -> Result<P, DecodeError> {
-    let value = params.unwrap_or(Value::Null);
-    let empty = is_empty(&value);
-    match serde_json::from_value::<P>(value) {
-        Ok(params) => Ok(params),
-        Err(first) => {
-            // `()` wants `null`, a struct of optional fields wants `{}`: try the other one.
-            let retry = empty
-                .then(|| {
-                    serde_json::from_value::<P>(Value::Null)
-                        .or_else(|_| serde_json::from_value::<P>(Value::Object(Default::default())))
-                        .ok()
-                })
-                .flatten();
-            retry.ok_or_else(|| DecodeError::BadParams {
-                method: method.to_owned(),
-                reason: first.to_string(),
-            })
+    let bad = |reason: String| DecodeError::BadParams {
+        method: method.to_owned(),
+        reason,
+    };
+    match params.unwrap_or(Value::Null) {
+        // `()` wants `null`, a struct of optional fields `{}`: "no params" may be either.
+        Value::Null => serde_json::from_value::<P>(Value::Null)
+            .or_else(|_| serde_json::from_value::<P>(Value::Object(Default::default())))
+            .map_err(|e| bad(e.to_string())),
+        Value::Object(object) if object.is_empty() => {
+            serde_json::from_value::<P>(Value::Object(object))
+                .or_else(|first| serde_json::from_value::<P>(Value::Null).map_err(|_| first))
+                .map_err(|e| bad(e.to_string()))
         }
+        Value::Object(object) => {
+            serde_json::from_value::<P>(Value::Object(object)).map_err(|e| bad(e.to_string()))
+        }
+        other => Err(bad(format!(
+            "params are passed by name, in an object, not {}",
+            kind_of(&other)
+        ))),
+    }
+}
+
+/// `an array`, `a string`, …: what a client sent instead of an object.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+        Value::Object(_) => "an object",
     }
 }
 

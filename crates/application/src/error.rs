@@ -70,7 +70,7 @@ pub enum AppError {
     TurnFailed(String),
     #[error("no request {0}")]
     RequestNotFound(String),
-    /// Params the use case refuses (a request id already used).
+    /// Params the use case refuses (a request id already used, a terminal size out of bounds).
     #[error("{0}")]
     BadRequest(String),
     #[error("{0}")]
@@ -188,6 +188,12 @@ impl ErrorCode {
 impl PartialEq<&str> for ErrorCode {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
+    }
+}
+
+impl From<idea_domain::terminal::TerminalSizeError> for AppError {
+    fn from(error: idea_domain::terminal::TerminalSizeError) -> Self {
+        Self::BadRequest(error.to_string())
     }
 }
 

@@ -6,22 +6,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Rows and columns of a terminal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct TerminalSize {
-    pub rows: u16,
-    pub cols: u16,
-}
-
-impl Default for TerminalSize {
-    fn default() -> Self {
-        Self { rows: 24, cols: 80 }
-    }
-}
+mod size;
 
 pub use crate::sandbox::SandboxPlan;
+pub use size::{TerminalSize, TerminalSizeError};
 
 /// Everything needed to start one process in a PTY. Built by a pure function from the profile
 /// and the agent; the adapter adds nothing but terminal variables (`TERM`, `COLORTERM`).

@@ -11,6 +11,7 @@ import { WebglAddon } from "@xterm/addon-webgl";
 import { Terminal } from "@xterm/xterm";
 import { attachTerminal, request, sendInput, type TerminalAttachment } from "../api";
 import { copyText, readText } from "./clipboard";
+import { withinBounds } from "./measure";
 import { TERMINAL_OPTIONS } from "./theme";
 
 /** Bytes acknowledged at once at most this often (or as soon as this many are pending). */
@@ -128,8 +129,8 @@ export class TerminalHandle {
     if (!this.opened || !this.host.isConnected || this.host.clientWidth < 10 || this.host.clientHeight < 10) return;
     const dims = this.fitAddon.proposeDimensions();
     if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
-    const cols = Math.max(2, dims.cols);
-    const rows = Math.max(1, dims.rows);
+    // The server refuses a size out of its bound: a huge or tiny cell gets the nearest one.
+    const { rows, cols } = withinBounds(dims.rows, dims.cols);
     if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
     this.fitted = true;
     this.scheduleSizeReport();

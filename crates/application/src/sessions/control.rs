@@ -49,8 +49,10 @@ pub fn stop(deps: &Deps, id: SessionId) -> AppResult<()> {
 /// in the same cell, resuming its conversation when the profile can.
 ///
 /// # Errors
-/// `SESSION_NOT_FOUND`, `INTERNAL` when the old process will not die, launch errors.
+/// `BAD_REQUEST` (a size out of bounds; the old process is left alone), `SESSION_NOT_FOUND`,
+/// `INTERNAL` when the old process will not die, launch errors.
 pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<SessionInfo> {
+    let size = size.checked()?;
     let old = entry(deps, id)?;
     if old.info.status == SessionStatus::Running {
         old.terminal.kill();
@@ -98,8 +100,9 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
 /// Resizes a session's terminal.
 ///
 /// # Errors
-/// `SESSION_NOT_FOUND`, `SESSION_EXITED`.
+/// `BAD_REQUEST` (out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`, `SESSION_EXITED`.
 pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
+    let size = size.checked()?;
     live(deps, id)?
         .terminal
         .resize(size)
@@ -113,13 +116,14 @@ pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
 /// too, so their last output can still be read.
 ///
 /// # Errors
-/// `SESSION_NOT_FOUND`.
+/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`.
 pub fn attach(
     deps: &Deps,
     id: SessionId,
     sink: OutputSink,
     size: Option<TerminalSize>,
 ) -> AppResult<Attachment> {
+    let size = size.map(TerminalSize::checked).transpose()?;
     let terminal = entry(deps, id)?.terminal;
     // The adapter may call the sink with live output before we hold the replay: queue those
     // batches until the replay has gone through the sink.

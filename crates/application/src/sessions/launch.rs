@@ -31,9 +31,10 @@ pub struct LaunchAgent {
 /// LaunchAgent: starts `agent` in a cell, or returns its live session there.
 ///
 /// # Errors
-/// `AGENT_NOT_FOUND`, `AGENT_ALREADY_RUNNING` (live in another cell), `AGENT_BUSY` (a turn of
-/// it runs), `CELL_BUSY` (another session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`,
-/// `SPAWN_FAILED`, store errors.
+/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `AGENT_NOT_FOUND`,
+/// `AGENT_ALREADY_RUNNING` (live in another cell), `AGENT_BUSY` (a turn of it runs),
+/// `CELL_BUSY` (another session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`,
+/// `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
 pub fn launch_agent(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     let launched = launch(deps, request);
     if let Err(e) = &launched {
@@ -55,6 +56,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         cell,
         size,
     } = request;
+    let size = size.checked()?;
     let _launching = deps.sessions.lock_launch();
     // 1. the agent
     let agent = deps
@@ -229,8 +231,10 @@ fn remember_on_cell(
 /// OpenShell: a plain terminal (the user's login shell at the project root) in a cell.
 ///
 /// # Errors
-/// `CELL_BUSY`, `LAYOUT_NOT_FOUND`, `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
+/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `CELL_BUSY`, `LAYOUT_NOT_FOUND`,
+/// `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
 pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<SessionInfo> {
+    let size = size.checked()?;
     let _launching = deps.sessions.lock_launch();
     ensure_cell_free(deps, cell)?;
     let layouts: Layouts = crate::layouts::get(deps)?;

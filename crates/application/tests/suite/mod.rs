@@ -7,3 +7,4 @@ mod permissions;
 mod resume;
 mod sandbox;
 mod sessions;
+mod terminal_size;

@@ -24,6 +24,8 @@ pub struct FakeSession {
     on_exit: Mutex<Option<ExitHandler>>,
     exit: Mutex<Option<ExitInfo>>,
     pub written: Mutex<Vec<u8>>,
+    /// Every size it was resized to (by `resize` or an attach that carried one).
+    pub resized: Mutex<Vec<TerminalSize>>,
 }
 
 impl FakeSession {
@@ -60,6 +62,7 @@ impl TerminalHost for FakeTerminals {
             on_exit: Mutex::new(Some(on_exit)),
             exit: Mutex::new(None),
             written: Mutex::default(),
+            resized: Mutex::default(),
         });
         self.sessions.lock().unwrap().push(session.clone());
         Ok(session)
@@ -80,10 +83,12 @@ impl TerminalSession for FakeSession {
         self.written.lock().unwrap().extend_from_slice(bytes);
         Ok(())
     }
-    fn resize(&self, _size: TerminalSize) -> Result<(), PtyError> {
+    fn resize(&self, size: TerminalSize) -> Result<(), PtyError> {
+        self.resized.lock().unwrap().push(size);
         Ok(())
     }
-    fn attach(&self, _sink: OutputSink, _size: Option<TerminalSize>) -> Attachment {
+    fn attach(&self, _sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
+        self.resized.lock().unwrap().extend(size);
         Attachment {
             id: 1,
             replay: Vec::new(),
