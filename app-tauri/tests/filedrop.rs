@@ -147,9 +147,9 @@ async fn bad_files_get_error_files_and_requests_are_published_with_source_file()
     let stranger = door.folder("mallory");
     drop_request(&stranger, "m1", &json!({"to": "Ada", "message": "hi"}));
     for (dir, id, code) in [
-        (&bob, "broken", "BAD_REQUEST"),
-        (&bob, "missing", "BAD_REQUEST"),
-        (&bob, "big", "BAD_REQUEST"),
+        (&bob, "broken", "INVALID_PARAMS"),
+        (&bob, "missing", "INVALID_PARAMS"),
+        (&bob, "big", "INVALID_PARAMS"),
         (&bob, "link", "UNSAFE_PATH"),
         (&bob, "nobody", "AGENT_NOT_FOUND"),
         (&stranger, "m1", "AGENT_NOT_FOUND"),

@@ -117,7 +117,7 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
     `Not started: the permission rules call for a sandbox this machine cannot apply. ${m}`,
   PROJECT_OWNED: (e) =>
     `This project is open in another IdeA (process ${e.pid}${e.url ? `, ${e.url.split("?")[0]}` : ""}); use that one.`,
-  BAD_REQUEST: ({ message: m }) => `IdeA refused the request: ${m}`,
+  INVALID_PARAMS: ({ message: m }) => `IdeA refused the request: ${m}`,
   INTERNAL: ({ message: m }) => `Internal error: ${m}`,
   DISCONNECTED: () => "The connection to IdeA was lost; reconnecting…",
   UNKNOWN_METHOD: ({ message: m }) => `This IdeA backend does not support that request (${m}).`,

@@ -79,9 +79,16 @@ async fn api_request(
 async fn attach_terminal(
     state: tauri::State<'_, Desktop>,
     session_id: SessionId,
-    size: Option<TerminalSize>,
+    // Decoded here rather than by Tauri so that a size out of bounds answers `INVALID_PARAMS`
+    // with the bound's message, as it does on every other transport.
+    size: Option<serde_json::Value>,
     on_output: Channel<InvokeResponseBody>,
 ) -> Result<AttachAnswer, WireError> {
+    let size = size
+        .filter(|size| !size.is_null())
+        .map(serde_json::from_value::<TerminalSize>)
+        .transpose()
+        .map_err(|e| WireError::new(ErrorKind::InvalidParams, format!("size: {e}")))?;
     let deps = state.deps()?;
     let sink = Box::new(move |bytes: &[u8]| {
         // Raw bytes reach the page as an ArrayBuffer, not a JSON array of numbers.

@@ -12,7 +12,7 @@ pub struct MethodSpec {
     pub name: &'static str,
     /// What it does (the doc comment of its declaration).
     pub doc: &'static str,
-    /// The error codes its use case can return; any call may also fail with `BAD_REQUEST`,
+    /// The error codes its use case can return; any call may also fail with `INVALID_PARAMS`,
     /// `UNKNOWN_METHOD` or `INTERNAL`.
     pub errors: &'static [ErrorCode],
 }
@@ -34,7 +34,7 @@ impl From<DecodeError> for WireError {
                 format!("unknown method \"{method}\""),
             ),
             DecodeError::BadParams { method, reason } => WireError::new(
-                ErrorKind::BadRequest,
+                ErrorKind::InvalidParams,
                 format!("bad params for {method}: {reason}"),
             ),
         }

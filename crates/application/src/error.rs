@@ -72,7 +72,7 @@ pub enum AppError {
     RequestNotFound(String),
     /// Params the use case refuses (a request id already used, a terminal size out of bounds).
     #[error("{0}")]
-    BadRequest(String),
+    InvalidParams(String),
     #[error("{0}")]
     InputFull(String),
     #[error("internal error: {0}")]
@@ -150,7 +150,7 @@ pub enum ErrorKind {
         url: Option<String>,
     },
     /// The request's params were malformed.
-    BadRequest,
+    InvalidParams,
     UnknownMethod {
         method: String,
     },
@@ -193,7 +193,7 @@ impl PartialEq<&str> for ErrorCode {
 
 impl From<idea_domain::terminal::TerminalSizeError> for AppError {
     fn from(error: idea_domain::terminal::TerminalSizeError) -> Self {
-        Self::BadRequest(error.to_string())
+        Self::InvalidParams(error.to_string())
     }
 }
 
@@ -258,7 +258,7 @@ impl AppError {
             },
             Self::TurnFailed(_) => K::TurnFailed,
             Self::RequestNotFound(_) => K::RequestNotFound,
-            Self::BadRequest(_) => K::BadRequest,
+            Self::InvalidParams(_) => K::InvalidParams,
             Self::InputFull(_) => K::InputFull,
             Self::Internal(_) => K::Internal,
         }

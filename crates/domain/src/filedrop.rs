@@ -139,7 +139,7 @@ impl DropRefusal {
     /// Its code in `<id>.error.json`.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::BadId(_) | Self::Malformed(_) | Self::TooLarge { .. } => "BAD_REQUEST",
+            Self::BadId(_) | Self::Malformed(_) | Self::TooLarge { .. } => "INVALID_PARAMS",
             Self::Link | Self::NotRegular => "UNSAFE_PATH",
             Self::Interrupted => "INTERRUPTED",
         }

@@ -11,7 +11,7 @@ use std::time::Instant;
 /// outcome code; never the params, which may hold a persona or typed text).
 ///
 /// # Errors
-/// `UNKNOWN_METHOD`, `BAD_REQUEST`, or the use case's error.
+/// `UNKNOWN_METHOD`, `INVALID_PARAMS`, or the use case's error.
 pub fn call(deps: &Deps, method: &str, params: Option<Value>) -> Result<Value, WireError> {
     let started = Instant::now();
     let answer = Request::decode(method, params)

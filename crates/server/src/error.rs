@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn wire_errors_keep_their_audience() {
-        let user = WireError::new(ErrorKind::BadRequest, "no such agent");
+        let user = WireError::new(ErrorKind::InvalidParams, "no such agent");
         assert!(matches!(ServerError::from(user), ServerError::User(m) if m == "no such agent"));
         let internal = WireError::new(ErrorKind::Internal, "the disk is gone");
         let error = ServerError::from(internal);

@@ -42,7 +42,7 @@ impl RpcError {
     pub fn from_wire(error: WireError) -> Self {
         let code = match error.kind {
             ErrorKind::UnknownMethod { .. } => METHOD_NOT_FOUND,
-            ErrorKind::BadRequest => INVALID_PARAMS,
+            ErrorKind::InvalidParams => INVALID_PARAMS,
             _ => APPLICATION_ERROR,
         };
         Self {

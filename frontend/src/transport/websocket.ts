@@ -24,11 +24,11 @@ interface Attached {
 }
 
 /** The JSON-RPC codes of answers that carry no IdeA code (a frame the server could not read). */
-const JSON_RPC_CODES: Record<number, "BAD_REQUEST" | "UNKNOWN_METHOD" | "INTERNAL"> = {
-  [-32700]: "BAD_REQUEST",
-  [-32600]: "BAD_REQUEST",
+const JSON_RPC_CODES: Record<number, "INVALID_PARAMS" | "UNKNOWN_METHOD" | "INTERNAL"> = {
+  [-32700]: "INVALID_PARAMS",
+  [-32600]: "INVALID_PARAMS",
   [-32601]: "UNKNOWN_METHOD",
-  [-32602]: "BAD_REQUEST",
+  [-32602]: "INVALID_PARAMS",
   [-32603]: "INTERNAL",
 };
 

@@ -41,7 +41,7 @@ pub struct Ask {
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND` (the target, or a requester that is neither `"user"` nor an agent), `PROFILE_NOT_FOUND`, `NOT_ASKABLE`,
-/// `INVALID_PROFILE`, `BAD_REQUEST` (a `request_id` already used), `AGENT_BUSY` (live in a cell, or the request would wait on itself),
+/// `INVALID_PROFILE`, `INVALID_PARAMS` (a `request_id` already used), `AGENT_BUSY` (live in a cell, or the request would wait on itself),
 /// `TURN_TIMEOUT`, `CANCELLED`, `USAGE_LIMIT`, `TURN_FAILED`, `COMMAND_NOT_FOUND`,
 /// `SPAWN_FAILED`, store errors.
 pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
@@ -91,7 +91,7 @@ pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
         Enqueued::WaitsOnItself => false,
         // Nothing recorded: the id is another request's.
         Enqueued::IdTaken => {
-            return Err(AppError::BadRequest(format!(
+            return Err(AppError::InvalidParams(format!(
                 "the request id {request_id} is already used"
             )));
         }

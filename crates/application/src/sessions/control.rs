@@ -49,7 +49,7 @@ pub fn stop(deps: &Deps, id: SessionId) -> AppResult<()> {
 /// in the same cell, resuming its conversation when the profile can.
 ///
 /// # Errors
-/// `BAD_REQUEST` (a size out of bounds; the old process is left alone), `SESSION_NOT_FOUND`,
+/// `INVALID_PARAMS` (a size out of bounds; the old process is left alone), `SESSION_NOT_FOUND`,
 /// `INTERNAL` when the old process will not die, launch errors.
 pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<SessionInfo> {
     let size = size.checked()?;
@@ -100,7 +100,7 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
 /// Resizes a session's terminal.
 ///
 /// # Errors
-/// `BAD_REQUEST` (out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`, `SESSION_EXITED`.
+/// `INVALID_PARAMS` (out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`, `SESSION_EXITED`.
 pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
     let size = size.checked()?;
     live(deps, id)?
@@ -116,7 +116,7 @@ pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
 /// too, so their last output can still be read.
 ///
 /// # Errors
-/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`.
+/// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`.
 pub fn attach(
     deps: &Deps,
     id: SessionId,

@@ -31,7 +31,7 @@ pub struct LaunchAgent {
 /// LaunchAgent: starts `agent` in a cell, or returns its live session there.
 ///
 /// # Errors
-/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `AGENT_NOT_FOUND`,
+/// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `AGENT_NOT_FOUND`,
 /// `AGENT_ALREADY_RUNNING` (live in another cell), `AGENT_BUSY` (a turn of it runs),
 /// `CELL_BUSY` (another session runs in the cell), `PROFILE_NOT_FOUND`, `LAYOUT_NOT_FOUND`,
 /// `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
@@ -231,7 +231,7 @@ fn remember_on_cell(
 /// OpenShell: a plain terminal (the user's login shell at the project root) in a cell.
 ///
 /// # Errors
-/// `BAD_REQUEST` (a size out of [`TerminalSize`]'s bound), `CELL_BUSY`, `LAYOUT_NOT_FOUND`,
+/// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `CELL_BUSY`, `LAYOUT_NOT_FOUND`,
 /// `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
 pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<SessionInfo> {
     let size = size.checked()?;

@@ -446,6 +446,6 @@ fn a_caller_chosen_request_id_names_the_request_and_is_used_once() {
     };
     assert_eq!(chosen("first").unwrap().request_id, id);
     let error = chosen("again").unwrap_err();
-    assert_eq!(error.code(), "BAD_REQUEST");
+    assert_eq!(error.code(), "INVALID_PARAMS");
     assert_eq!(orchestrator::list(&w.deps).len(), 1, "nothing recorded");
 }

@@ -1,5 +1,5 @@
 //! Every use case that takes a terminal size refuses one out of `TerminalSize`'s bound
-//! (`BAD_REQUEST`, naming the bound) before anything reaches a terminal (issue 17: one resize to
+//! (`INVALID_PARAMS`, naming the bound) before anything reaches a terminal (issue 17: one resize to
 //! 65535 × 65535 grew `idea serve` by gigabytes).
 
 use crate::suite::sessions::{agent, two_cells};
@@ -39,7 +39,7 @@ fn out_of_bounds() -> [TerminalSize; 5] {
 
 fn assert_refused<T: std::fmt::Debug>(result: idea_application::AppResult<T>, size: TerminalSize) {
     let error = result.expect_err(&format!("{size:?} was accepted"));
-    assert_eq!(error.code(), "BAD_REQUEST", "{size:?}: {error}");
+    assert_eq!(error.code(), "INVALID_PARAMS", "{size:?}: {error}");
     let bound = format!(
         "{} to {} rows and {} to {} columns",
         TerminalSize::MIN.rows,

@@ -79,7 +79,7 @@ fn a_request_parses_or_says_what_is_wrong() {
     ];
     for (bytes, says) in cases {
         let error = FileRequest::parse(bytes).unwrap_err();
-        assert_eq!(error.code(), "BAD_REQUEST");
+        assert_eq!(error.code(), "INVALID_PARAMS");
         assert!(error.to_string().contains(says), "{error}");
     }
     assert!(FileRequest::parse(b"\xff\xfe").is_err());
@@ -105,8 +105,8 @@ fn a_request_runs_only_when_nothing_says_it_was_taken() {
 #[test]
 fn refusals_become_error_files_with_their_codes() {
     let cases = [
-        (DropRefusal::BadId("a b".into()), "BAD_REQUEST"),
-        (DropRefusal::TooLarge { size: 1 << 20 }, "BAD_REQUEST"),
+        (DropRefusal::BadId("a b".into()), "INVALID_PARAMS"),
+        (DropRefusal::TooLarge { size: 1 << 20 }, "INVALID_PARAMS"),
         (DropRefusal::Link, "UNSAFE_PATH"),
         (DropRefusal::NotRegular, "UNSAFE_PATH"),
         (DropRefusal::Interrupted, "INTERRUPTED"),

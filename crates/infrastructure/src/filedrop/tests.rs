@@ -215,11 +215,11 @@ fn bad_files_get_an_error_file_and_the_door_goes_on() {
     std::os::unix::fs::symlink(&outside, dir.join("link.json")).unwrap();
     nix::unistd::mkfifo(&dir.join("fifo.json"), nix::sys::stat::Mode::S_IRWXU).unwrap();
     for (id, code) in [
-        ("json", "BAD_REQUEST"),
-        ("fields", "BAD_REQUEST"),
-        ("typo", "BAD_REQUEST"),
-        ("big", "BAD_REQUEST"),
-        ("bad id", "BAD_REQUEST"),
+        ("json", "INVALID_PARAMS"),
+        ("fields", "INVALID_PARAMS"),
+        ("typo", "INVALID_PARAMS"),
+        ("big", "INVALID_PARAMS"),
+        ("bad id", "INVALID_PARAMS"),
         ("folder", "UNSAFE_PATH"),
         ("link", "UNSAFE_PATH"),
         ("fifo", "UNSAFE_PATH"),

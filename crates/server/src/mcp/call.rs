@@ -88,7 +88,7 @@ fn hint(code: &str) -> Option<&'static str> {
         "UNKNOWN_METHOD" => {
             "This IdeA does not offer that yet; tell the user rather than retrying."
         }
-        "BAD_REQUEST" => "Check the tool's arguments against its schema.",
+        "INVALID_PARAMS" => "Check the tool's arguments against its schema.",
         "NOT_ASKABLE" => "Its profile has no JSON mode IdeA can run; ask another agent.",
         "AGENT_BUSY" => "It is busy (live in a cell, or answering another request); try later.",
         "TURN_TIMEOUT" => {

@@ -80,7 +80,7 @@ async fn answer(deps: &Arc<Deps>, line: &str) -> Option<String> {
     let rpc::Call { id, method, params } = call;
     let outcome = if crate::api::is_stream_method(&method) {
         Err(RpcError::from_wire(WireError::new(
-            ErrorKind::BadRequest,
+            ErrorKind::InvalidParams,
             "terminal streams are served on the WebSocket and in the desktop window, not on the local socket",
         )))
     } else {
