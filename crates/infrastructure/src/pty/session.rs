@@ -292,6 +292,9 @@ impl TerminalSession for PtySession {
     }
 
     fn write(&self, bytes: &[u8]) -> Result<(), PtyError> {
+        if let Some(watch) = self.shared.output.watch() {
+            watch.input();
+        }
         self.shared.input.send(bytes)
     }
 

@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 /// How often the ticker looks at the screen and the clock.
 const TICK: Duration = Duration::from_millis(150);
 
+/// How long a quiet program's output after a resize may go on and still be its redraw for the
+/// new size rather than work: past it, the output is activity after all.
+const REDRAW_LIMIT: Duration = Duration::from_secs(2);
+
 /// Collects what the parser reports while it processes one batch.
 #[derive(Default)]
 struct Alerts(Vec<TerminalSignal>);
@@ -61,6 +65,10 @@ struct Screen {
     last_output: Instant,
     /// Output flowed since the last `Quiet`.
     active: bool,
+    /// When a quiet terminal was resized: the output that follows is the program redrawing
+    /// for the new size (a shell's prompt, a TUI's whole screen), not a turn starting. Ends
+    /// when the output goes quiet again, on input, or after [`REDRAW_LIMIT`].
+    redraw_since: Option<Instant>,
     /// The screen changed since the detector last ran.
     dirty: bool,
     finding: Option<ScreenFinding>,
@@ -99,6 +107,7 @@ impl ScreenWatch {
                 parser,
                 last_output: Instant::now(),
                 active: true,
+                redraw_since: None,
                 dirty: false,
                 finding: None,
                 stopped: false,
@@ -132,8 +141,12 @@ impl ScreenWatch {
             screen.last_output = Instant::now();
             screen.dirty = true;
             let mut signals = std::mem::take(&mut screen.parser.callbacks_mut().0);
-            if !screen.active {
+            let redrawing = screen
+                .redraw_since
+                .is_some_and(|since| since.elapsed() < REDRAW_LIMIT);
+            if !screen.active && !redrawing {
                 screen.active = true;
+                screen.redraw_since = None;
                 signals.insert(0, TerminalSignal::Active);
             }
             signals
@@ -146,8 +159,20 @@ impl ScreenWatch {
     pub(crate) fn resize(&self, size: TerminalSize) {
         let mut screen = lock(&self.screen);
         let (rows, cols) = model_size(size);
+        if screen.parser.screen().size() == (rows, cols) {
+            // The kernel sends no SIGWINCH for the same size: nothing will be redrawn.
+            return;
+        }
         screen.parser.screen_mut().set_size(rows, cols);
         screen.dirty = true;
+        if !screen.active {
+            screen.redraw_since = Some(Instant::now());
+        }
+    }
+
+    /// The user typed: output from now on answers them, even right after a resize.
+    pub(crate) fn input(&self) {
+        lock(&self.screen).redraw_since = None;
     }
 
     /// The process has exited: no more signals.
@@ -174,7 +199,16 @@ impl ScreenWatch {
                     signals.push(TerminalSignal::Screen(finding));
                 }
             }
-            if screen.active && screen.last_output.elapsed() >= self.watch.quiet_after {
+            let quiet = screen.last_output.elapsed() >= self.watch.quiet_after;
+            if quiet
+                && screen
+                    .redraw_since
+                    .is_some_and(|since| since.elapsed() >= self.watch.quiet_after)
+            {
+                // The redraw is over (or nothing was redrawn); the terminal was quiet all along.
+                screen.redraw_since = None;
+            }
+            if screen.active && quiet {
                 screen.active = false;
                 signals.push(TerminalSignal::Quiet);
             }
@@ -267,6 +301,74 @@ mod tests {
         );
         assert_eq!(next(&rx), TerminalSignal::Quiet);
         w.feed(b"more");
+        assert_eq!(next(&rx), TerminalSignal::Active);
+    }
+
+    /// Nothing more is reported for a while.
+    fn silent(rx: &mpsc::Receiver<TerminalSignal>) -> bool {
+        rx.recv_timeout(Duration::from_millis(700)).is_err()
+    }
+
+    /// A quiet `watch` (its first `Quiet` received).
+    fn quiet_watch() -> (Arc<ScreenWatch>, mpsc::Receiver<TerminalSignal>) {
+        let (w, rx) = watch(None);
+        assert_eq!(next(&rx), TerminalSignal::Quiet);
+        (w, rx)
+    }
+
+    #[test]
+    fn a_quiet_programs_redraw_after_a_resize_is_not_activity() {
+        // Loading the page, a second client or a panel resizes every terminal: a shell redraws
+        // its prompt, a TUI its screen. That flipped idle agents to working, then "done".
+        let (w, rx) = quiet_watch();
+        w.resize(TerminalSize {
+            rows: 20,
+            cols: 100,
+        });
+        w.feed(b"\x1b[2J\x1b[H$ ");
+        w.feed(b"\x1b[20;1Hstatus line");
+        assert!(silent(&rx), "a redraw was taken for work");
+        // Once the redraw is over, output is activity again.
+        w.feed(b"building...");
+        assert_eq!(next(&rx), TerminalSignal::Active);
+    }
+
+    #[test]
+    fn output_after_a_resize_is_activity_when_the_user_typed_or_it_goes_on() {
+        let (w, rx) = quiet_watch();
+        w.resize(TerminalSize {
+            rows: 20,
+            cols: 100,
+        });
+        w.input();
+        w.feed(b"ls\r\n");
+        assert_eq!(next(&rx), TerminalSignal::Active);
+        assert_eq!(next(&rx), TerminalSignal::Quiet);
+
+        // A "redraw" still flowing past the limit is work after all.
+        w.resize(TerminalSize {
+            rows: 30,
+            cols: 100,
+        });
+        let started = Instant::now();
+        let active = loop {
+            w.feed(b"tick\r\n");
+            if let Ok(signal) = rx.recv_timeout(Duration::from_millis(100)) {
+                break signal;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "never became active"
+            );
+        };
+        assert_eq!(active, TerminalSignal::Active);
+    }
+
+    #[test]
+    fn a_resize_to_the_same_size_starts_no_redraw() {
+        let (w, rx) = quiet_watch();
+        w.resize(TerminalSize { rows: 10, cols: 60 });
+        w.feed(b"output");
         assert_eq!(next(&rx), TerminalSignal::Active);
     }
 
