@@ -185,3 +185,150 @@ async fn concurrent_cli_creates_while_the_ui_renames_lose_nothing() {
         .count();
     assert_eq!(heard, 20, "the open UI hears of every CLI create");
 }
+
+/// One line of JSON-RPC to the owner's socket.
+async fn send_line(write: &mut (impl tokio::io::AsyncWrite + Unpin), value: &Value) {
+    use tokio::io::AsyncWriteExt;
+    let mut line = value.to_string();
+    line.push('\n');
+    write.write_all(line.as_bytes()).await.unwrap();
+}
+
+/// The next answer on the owner's socket (events skipped).
+async fn next_answer(reader: &mut (impl tokio::io::AsyncBufRead + Unpin)) -> Value {
+    use tokio::io::AsyncBufReadExt;
+    loop {
+        let mut line = String::new();
+        let read = tokio::time::timeout(DEADLINE, reader.read_line(&mut line))
+            .await
+            .expect("no answer in time")
+            .unwrap();
+        assert!(read > 0, "the owner closed the connection");
+        let value: Value = serde_json::from_str(&line).unwrap();
+        if value["method"] != "event" {
+            return value;
+        }
+    }
+}
+
+/// A `cli` connection to the owner of `project`, past its hello.
+async fn cli_connection(
+    project: &Path,
+) -> (
+    impl tokio::io::AsyncBufRead + Unpin,
+    impl tokio::io::AsyncWrite + Unpin,
+) {
+    use idea_infrastructure::owner::{Hello, connect, read_reply, write_hello};
+    let socket = PathBuf::from(owner_file(project)["socket"].as_str().unwrap());
+    let (read, mut write) = tokio::io::split(connect(&socket).await.unwrap());
+    let mut reader = tokio::io::BufReader::new(read);
+    write_hello(&mut write, &Hello::Cli).await.unwrap();
+    assert!(read_reply(&mut reader).await.unwrap().ok);
+    (reader, write)
+}
+
+const GET_LAYOUTS: &str = r#"{"jsonrpc": "2.0", "id": 0, "method": "getLayouts"}"#;
+
+/// The active layout's id, asked on the owner's socket.
+async fn active_layout(
+    reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
+    write: &mut (impl tokio::io::AsyncWrite + Unpin),
+) -> String {
+    send_line(write, &serde_json::from_str(GET_LAYOUTS).unwrap()).await;
+    next_answer(reader).await["result"]["active"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Writes sent back to back on the owner's socket take effect in the order they were sent:
+/// after 30 renames, each acknowledged, the layout has the 30th name, round after round.
+#[tokio::test]
+async fn pipelined_renames_on_the_owners_socket_keep_the_last() {
+    let (_dir, project, user) = folders();
+    let _served = serve(&project, &user);
+    let (mut reader, mut write) = cli_connection(&project).await;
+    let layout = active_layout(&mut reader, &mut write).await;
+    for round in 0..100 {
+        for i in 0..30 {
+            let params = json!({"layoutId": layout, "name": format!("Round {round} name {i}")});
+            let id = 1000 * (round + 1) + i;
+            let rename =
+                json!({"jsonrpc": "2.0", "id": id, "method": "renameLayout", "params": params});
+            send_line(&mut write, &rename).await;
+        }
+        for _ in 0..30 {
+            let answer = next_answer(&mut reader).await;
+            assert!(answer.get("error").is_none(), "{answer}");
+        }
+        send_line(&mut write, &serde_json::from_str(GET_LAYOUTS).unwrap()).await;
+        let layouts = next_answer(&mut reader).await;
+        assert_eq!(
+            layouts["result"]["layouts"][0]["name"],
+            format!("Round {round} name 29"),
+            "round {round}"
+        );
+    }
+}
+
+/// A profile whose asks take 30 s (its turn is a shell that sleeps), longer than [`DEADLINE`].
+const LINGERING: &str = r#"{"version": 1, "profiles": [
+  {"id": "lingering", "name": "Lingering", "command": "/bin/sh", "contextInjection": {"kind": "none"},
+   "structured": {"provider": "claude", "args": ["-c", "sleep 30; :", "sh", "{prompt}"],
+     "resumeArgs": ["-c", "sleep 30; :", "sh", "{prompt}", "{id}"]}}
+]}"#;
+
+/// An ask holds its client's order only until it is queued: on the owner's socket, the
+/// client's next write and read are answered while the asked agent is still at work.
+#[tokio::test]
+async fn an_ask_on_the_owners_socket_holds_up_neither_later_writes_nor_reads() {
+    let (_dir, project, user) = folders();
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(user.join("profiles.json"), LINGERING).unwrap();
+    let _served = serve(&project, &user);
+    let created = idea(&user)
+        .args([
+            "agent",
+            "create",
+            "--name",
+            "Slow",
+            "--profile",
+            "lingering",
+        ])
+        .args(["--project", project.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let (mut reader, mut write) = cli_connection(&project).await;
+    let layout = active_layout(&mut reader, &mut write).await;
+
+    let request_id = "6f9619ff-8b86-4011-b42d-00c04fc964ff";
+    let ask = json!({"target": "Slow", "message": "take your time", "requestId": request_id});
+    let rename = json!({"layoutId": layout, "name": "Renamed while asking"});
+    for (id, method, params) in [(1, "askAgent", ask), (2, "renameLayout", rename)] {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        send_line(&mut write, &call).await;
+    }
+    let renamed = next_answer(&mut reader).await;
+    assert_eq!(renamed, json!({"jsonrpc": "2.0", "id": 2, "result": null}));
+    // A read runs beside the writes: it sees the rename once the rename has answered.
+    let read = json!({"jsonrpc": "2.0", "id": 3, "method": "getLayouts"});
+    send_line(&mut write, &read).await;
+    let layouts = next_answer(&mut reader).await;
+    assert_eq!(layouts["id"], 3, "{layouts}");
+    assert_eq!(
+        layouts["result"]["layouts"][0]["name"],
+        "Renamed while asking"
+    );
+
+    let cancel = json!({"jsonrpc": "2.0", "id": 4, "method": "cancelRequest",
+        "params": {"requestId": request_id}});
+    send_line(&mut write, &cancel).await;
+    let mut last = [
+        next_answer(&mut reader).await,
+        next_answer(&mut reader).await,
+    ];
+    last.sort_by_key(|answer| answer["id"].as_u64());
+    assert_eq!(last[0]["error"]["data"]["code"], "CANCELLED", "{}", last[0]);
+    assert_eq!(last[1], json!({"jsonrpc": "2.0", "id": 4, "result": null}));
+}

@@ -260,8 +260,13 @@ impl Rpc {
 
     /// The next text frame, filing events and binary frames away.
     async fn next_text(&mut self) -> Value {
+        self.next_text_within(DEADLINE).await
+    }
+
+    /// As [`Rpc::next_text`], waiting at most `deadline` for each frame.
+    async fn next_text_within(&mut self, deadline: Duration) -> Value {
         loop {
-            let message = tokio::time::timeout(DEADLINE, self.ws.next())
+            let message = tokio::time::timeout(deadline, self.ws.next())
                 .await
                 .expect("no answer within the deadline")
                 .expect("the socket closed")
@@ -539,4 +544,135 @@ async fn a_resize_past_the_bound_is_refused_and_the_server_keeps_answering() {
         .await;
     let sessions = rpc.ok("listSessions", json!({})).await;
     assert_eq!(sessions[0]["status"], "running", "{sessions}");
+}
+
+/// Rounds of [`pipelined_renames_on_one_connection_keep_the_last`]: the race it guards against
+/// left an earlier name once in some 3 to 70 rounds.
+const RENAME_ROUNDS: usize = 200;
+
+/// Writes sent back to back on one connection take effect in the order they were sent: after
+/// 30 renames, each acknowledged, the layout has the 30th name, round after round.
+#[tokio::test]
+async fn pipelined_renames_on_one_connection_keep_the_last() {
+    let served = serve();
+    let ws = connect(served.port, Some(TOKEN), &[]).await.unwrap();
+    let mut rpc = Rpc::new(ws);
+    let layouts = rpc.ok("getLayouts", json!({})).await;
+    let layout = layouts["active"].as_str().unwrap().to_owned();
+    for round in 0..RENAME_ROUNDS {
+        for i in 0..30 {
+            let id = 1000 * (round + 1) + i;
+            let params = json!({"layoutId": layout, "name": format!("Round {round} name {i}")});
+            let request =
+                json!({"jsonrpc": "2.0", "id": id, "method": "renameLayout", "params": params});
+            rpc.send_text(request.to_string()).await;
+        }
+        for _ in 0..30 {
+            let answer = rpc.next_text().await;
+            assert!(answer.get("error").is_none(), "{answer}");
+        }
+        let layouts = rpc.ok("getLayouts", json!({})).await;
+        let name = layouts["layouts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["id"] == layout.as_str())
+            .map(|l| l["name"].clone());
+        assert_eq!(
+            name,
+            Some(json!(format!("Round {round} name 29"))),
+            "round {round}"
+        );
+    }
+}
+
+/// Attaches [`a_client_is_answered_while_another_floods_attaches`]'s flood sends.
+const FLOOD: u64 = 300;
+
+/// One client's attaches do not hold up another client: while a client floods attaches of a
+/// session with a long scrollback (each one a replay of it), a second client's calls are
+/// answered and take effect. Its `writeTerminal` reaches the flooding client (as live output
+/// or in a later replay) before all of the flood's attaches are answered; and the flood is
+/// coalesced: every attach is answered, but not every one is replayed.
+#[tokio::test]
+async fn a_client_is_answered_while_another_floods_attaches() {
+    let served = serve();
+    let ws = connect(served.port, Some(TOKEN), &[]).await.unwrap();
+    let mut owner = Rpc::new(ws);
+    let layouts = owner.ok("getLayouts", json!({})).await;
+    let active = layouts["active"].as_str().unwrap().to_owned();
+    let leaf = first_leaf(&layouts["layouts"][0]["tree"]).unwrap();
+    let session = owner
+        .ok(
+            "openShell",
+            json!({"layoutId": active, "nodeId": leaf, "rows": 24, "cols": 100}),
+        )
+        .await;
+    let session_id = session["sessionId"].as_str().unwrap().to_owned();
+    let sid = uuid_bytes(&session_id);
+    owner
+        .ok("attachTerminal", json!({"sessionId": session_id}))
+        .await;
+    let mut keys = sid.to_vec();
+    keys.extend_from_slice(b"seq 1 10000; echo filled-$((6*7))\r");
+    owner.ws.send(Message::binary(keys)).await.unwrap();
+    owner.output_until(sid, "filled-42", 1).await;
+
+    let ws = connect(served.port, Some(TOKEN), &[]).await.unwrap();
+    let mut flood = Rpc::new(ws);
+    for id in 1..=FLOOD {
+        let params = json!({"sessionId": session_id, "size": {"rows": 24, "cols": 100}});
+        let attach =
+            json!({"jsonrpc": "2.0", "id": id, "method": "attachTerminal", "params": params});
+        flood.send_text(attach.to_string()).await;
+    }
+    // The flood is under way once its first attach is answered.
+    let mut answered = vec![flood_answer(&mut flood).await];
+
+    let ws = connect(served.port, Some(TOKEN), &[]).await.unwrap();
+    let mut other = Rpc::new(ws);
+    assert_eq!(other.ok("getProject", json!({})).await["name"], "proj");
+    let typed = json!({"sessionId": session_id, "data": "echo marker-$((6*7))\r"});
+    other.ok("writeTerminal", typed).await;
+
+    let mut seen_before_the_last = false;
+    // The output already searched, but for a tail that may hold the start of the marker.
+    let (mut searched, mut tail) = (0, Vec::new());
+    while answered.len() < usize::try_from(FLOOD).unwrap() {
+        answered.push(flood_answer(&mut flood).await);
+        for (_, bytes) in &flood.output[searched..] {
+            tail.extend_from_slice(bytes);
+            seen_before_the_last |= tail.windows(9).any(|w| w == b"marker-42");
+            tail.drain(..tail.len().saturating_sub(8));
+        }
+        searched = flood.output.len();
+    }
+    assert!(
+        seen_before_the_last,
+        "the other client's write took effect only once the flood was over"
+    );
+    let mut ids: Vec<u64> = answered.iter().map(|a| a["id"].as_u64().unwrap()).collect();
+    ids.sort_unstable();
+    assert_eq!(
+        ids,
+        (1..=FLOOD).collect::<Vec<_>>(),
+        "every attach is answered once"
+    );
+    let mut attachments: Vec<u64> = answered
+        .iter()
+        .map(|a| a["result"]["attachment"].as_u64().unwrap())
+        .collect();
+    attachments.dedup();
+    assert!(
+        attachments.len() < answered.len(),
+        "superseded attaches share the answer of the one served"
+    );
+}
+
+/// The flooding client's next answer (its output is kept on the way), which must be a success.
+async fn flood_answer(flood: &mut Rpc) -> Value {
+    // Generous: without coalescing, the whole flood was served before anything else.
+    let answer = flood.next_text_within(Duration::from_secs(120)).await;
+    assert!(answer.get("error").is_none(), "{answer}");
+    answer
 }

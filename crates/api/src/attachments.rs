@@ -9,20 +9,28 @@ use std::collections::HashMap;
 
 /// Session → attachment id of one client.
 #[derive(Debug, Default)]
-pub struct Attachments(HashMap<SessionId, u64>);
+pub struct Attachments {
+    by_session: HashMap<SessionId, u64>,
+    /// The client is gone ([`Attachments::detach_all`]): an attach that ends later is undone.
+    gone: bool,
+}
 
 impl Attachments {
     /// Records `attachment` as the client's attachment to `session`, detaching the one it
-    /// replaces (a client attaches each terminal once).
+    /// replaces (a client attaches each terminal once). Once the client is gone (an attach
+    /// that finished after it left), detaches `attachment` instead: nobody would ack it.
     pub fn record(&mut self, deps: &Deps, session: SessionId, attachment: u64) {
-        if let Some(previous) = self.0.insert(session, attachment) {
+        if self.gone {
+            return sessions::detach(deps, session, attachment);
+        }
+        if let Some(previous) = self.by_session.insert(session, attachment) {
             sessions::detach(deps, session, previous);
         }
     }
 
     /// Detaches the client from `session`, if it is attached.
     pub fn detach(&mut self, deps: &Deps, session: SessionId) {
-        if let Some(attachment) = self.0.remove(&session) {
+        if let Some(attachment) = self.by_session.remove(&session) {
             sessions::detach(deps, session, attachment);
         }
     }
@@ -30,14 +38,16 @@ impl Attachments {
     /// The client processed `bytes` more bytes of `session`'s output (nothing if it is not
     /// attached: an ack may cross a detach).
     pub fn ack(&self, deps: &Deps, session: SessionId, bytes: usize) {
-        if let Some(&attachment) = self.0.get(&session) {
+        if let Some(&attachment) = self.by_session.get(&session) {
             sessions::ack(deps, session, attachment, bytes);
         }
     }
 
-    /// The client is gone: releases every attachment (and the backpressure it may apply).
+    /// The client is gone: releases every attachment (and the backpressure it may apply), and
+    /// any recorded later.
     pub fn detach_all(&mut self, deps: &Deps) {
-        for (session, attachment) in self.0.drain() {
+        self.gone = true;
+        for (session, attachment) in self.by_session.drain() {
             sessions::detach(deps, session, attachment);
         }
     }

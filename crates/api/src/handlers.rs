@@ -160,6 +160,15 @@ pub(crate) fn resize_terminal(deps: &Deps, p: SessionSizeParams) -> AppResult<()
 }
 
 pub(crate) fn ask_agent(deps: &Deps, p: AskAgentParams) -> AppResult<AskAnswer> {
+    ask_agent_then(deps, p, || {})
+}
+
+/// As [`ask_agent`], calling `queued` once the request is in its agent's line.
+pub(crate) fn ask_agent_then(
+    deps: &Deps,
+    p: AskAgentParams,
+    queued: impl FnOnce(),
+) -> AppResult<AskAnswer> {
     let requester = p.requester.unwrap_or_else(|| "user".to_owned());
     // An agent asks through its MCP bridge, the user through a front end. (The file-drop
     // folder calls the use case itself.)
@@ -168,17 +177,15 @@ pub(crate) fn ask_agent(deps: &Deps, p: AskAgentParams) -> AppResult<AskAnswer> 
     } else {
         RequestSource::Mcp
     };
-    orchestrator::ask(
-        deps,
-        Ask {
-            requester,
-            target: p.target,
-            message: p.message,
-            timeout: p.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
-            source,
-            request_id: p.request_id,
-        },
-    )
+    let ask = Ask {
+        requester,
+        target: p.target,
+        message: p.message,
+        timeout: p.timeout_secs.map(|s| Duration::from_secs(s.max(1))),
+        source,
+        request_id: p.request_id,
+    };
+    orchestrator::ask_then(deps, ask, queued)
 }
 
 pub(crate) fn list_requests(deps: &Deps, (): ()) -> AppResult<Vec<RequestRecord>> {

@@ -1,6 +1,7 @@
 //! Every method of the API, declared once (see the crate docs). Adding a method here makes
 //! the compiler ask for its handler, `scripts/gen-types.sh` write its TypeScript, and the
-//! completeness test ask for its row in `docs/api.md`.
+//! completeness test ask for its row in `docs/api.md`. Its effect (`Reads`, `Writes` or
+//! `Queues`, see [`crate::Effect`]) orders it among its client's calls on every transport.
 
 use crate::handlers as h;
 use crate::params::*;
@@ -16,109 +17,109 @@ methods! {
     enum Request; table METHODS; dispatch;
 
     /// The open project: id, name, path.
-    GetProject = "getProject" (()) -> Project,
+    GetProject = "getProject" Reads (()) -> Project,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_project;
     /// The runtime profiles (built-ins merged with the user's file) and the user file's problems.
-    ListProfiles = "listProfiles" (()) -> ProfilesAnswer, errors [] => h::list_profiles;
+    ListProfiles = "listProfiles" Reads (()) -> ProfilesAnswer, errors [] => h::list_profiles;
     /// The persona templates an agent can start from.
-    ListTemplates = "listTemplates" (()) -> Vec<PersonaTemplate>, errors [] => h::list_templates;
+    ListTemplates = "listTemplates" Reads (()) -> Vec<PersonaTemplate>, errors [] => h::list_templates;
     /// The project's agents.
-    ListAgents = "listAgents" (()) -> Vec<Agent>,
+    ListAgents = "listAgents" Reads (()) -> Vec<Agent>,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_agents;
     /// Creates an agent, from a template or with an empty persona.
-    CreateAgent = "createAgent" (CreateAgentParams) -> Agent,
+    CreateAgent = "createAgent" Writes (CreateAgentParams) -> Agent,
         errors [InvalidName, AgentNameTaken, ProfileNotFound, TemplateNotFound,
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::create_agent;
     /// An agent's persona (Markdown).
-    ReadAgentContext = "readAgentContext" (AgentParams) -> String,
+    ReadAgentContext = "readAgentContext" Reads (AgentParams) -> String,
         errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::read_agent_context;
     /// Replaces an agent's persona.
-    UpdateAgentContext = "updateAgentContext" (UpdateAgentContextParams) -> (),
+    UpdateAgentContext = "updateAgentContext" Writes (UpdateAgentContextParams) -> (),
         errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::update_agent_context;
     /// Deletes an agent (its persona file is kept); refused while it runs.
-    DeleteAgent = "deleteAgent" (AgentParams) -> Agent,
+    DeleteAgent = "deleteAgent" Writes (AgentParams) -> Agent,
         errors [AgentNotFound, AgentRunning, CorruptFile, NewerSchema, IoError, UnsafePath] => h::delete_agent;
     /// Every layout and which one is active.
-    GetLayouts = "getLayouts" (()) -> Layouts,
+    GetLayouts = "getLayouts" Reads (()) -> Layouts,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_layouts;
     /// A new layout with one empty cell.
-    CreateLayout = "createLayout" (NameParams) -> NamedLayout,
+    CreateLayout = "createLayout" Writes (NameParams) -> NamedLayout,
         errors [InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath] => h::create_layout;
-    RenameLayout = "renameLayout" (RenameLayoutParams) -> (),
+    RenameLayout = "renameLayout" Writes (RenameLayoutParams) -> (),
         errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath]
         => h::rename_layout;
     /// Deletes a layout and stops the sessions of its cells.
-    DeleteLayout = "deleteLayout" (LayoutParams) -> (),
+    DeleteLayout = "deleteLayout" Writes (LayoutParams) -> (),
         errors [LayoutNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema, IoError, UnsafePath]
         => h::delete_layout;
-    SetActiveLayout = "setActiveLayout" (LayoutParams) -> (),
+    SetActiveLayout = "setActiveLayout" Writes (LayoutParams) -> (),
         errors [LayoutNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::set_active_layout;
     /// Splits a cell; the answer is the new cell's id.
-    SplitCell = "splitCell" (SplitCellParams) -> NodeId,
+    SplitCell = "splitCell" Writes (SplitCellParams) -> NodeId,
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
                 IoError, UnsafePath] => h::split_cell;
     /// Closes a cell and stops its session.
-    CloseCell = "closeCell" (CellRef) -> (),
+    CloseCell = "closeCell" Writes (CellRef) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
                 IoError, UnsafePath] => h::close_cell;
     /// Moves a cell next to another one (its session moves with it).
-    MoveCell = "moveCell" (MoveCellParams) -> (),
+    MoveCell = "moveCell" Writes (MoveCellParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
                 IoError, UnsafePath] => h::move_cell;
     /// Swaps two cells' contents (their sessions move with them).
-    SwapCells = "swapCells" (SwapCellsParams) -> (),
+    SwapCells = "swapCells" Writes (SwapCellsParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
                 IoError, UnsafePath] => h::swap_cells;
-    ResizeSplit = "resizeSplit" (ResizeSplitParams) -> (),
+    ResizeSplit = "resizeSplit" Writes (ResizeSplitParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, CorruptFile, NewerSchema,
                 IoError, UnsafePath] => h::resize_split;
     /// Places an agent in a cell (or empties it) without starting it.
-    AssignAgent = "assignAgent" (AssignAgentParams) -> (),
+    AssignAgent = "assignAgent" Writes (AssignAgentParams) -> (),
         errors [LayoutNotFound, NodeNotFound, InvalidLayoutOperation, AgentNotFound,
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::assign_agent;
     /// Starts (or resumes) an agent in a cell.
-    LaunchAgent = "launchAgent" (LaunchAgentParams) -> SessionInfo,
+    LaunchAgent = "launchAgent" Writes (LaunchAgentParams) -> SessionInfo,
         errors [AgentNotFound, AgentAlreadyRunning, AgentBusy, CellBusy, ProfileNotFound, InvalidProfile,
                 LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed, SandboxFailed,
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::launch_agent;
     /// Starts the user's shell in a cell.
-    OpenShell = "openShell" (OpenShellParams) -> SessionInfo,
+    OpenShell = "openShell" Writes (OpenShellParams) -> SessionInfo,
         errors [CellBusy, LayoutNotFound, NodeNotFound, CommandNotFound, SpawnFailed,
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::open_shell;
     /// Stops a session (SIGHUP, then SIGTERM, then SIGKILL).
-    StopSession = "stopSession" (SessionParams) -> (), errors [SessionNotFound] => h::stop_session;
+    StopSession = "stopSession" Writes (SessionParams) -> (), errors [SessionNotFound] => h::stop_session;
     /// Stops a session once its process has exited, then starts it again in the same place.
-    RestartSession = "restartSession" (SessionSizeParams) -> SessionInfo,
+    RestartSession = "restartSession" Writes (SessionSizeParams) -> SessionInfo,
         errors [SessionNotFound, AgentNotFound, ProfileNotFound, InvalidProfile, CommandNotFound,
                 SpawnFailed, SandboxFailed, Internal, CorruptFile, NewerSchema, IoError,
                 UnsafePath] => h::restart_session;
     /// Every session, live or exited.
-    ListSessions = "listSessions" (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
+    ListSessions = "listSessions" Reads (()) -> Vec<SessionInfo>, errors [] => h::list_sessions;
     /// One of an agent CLI's hooks fired (sent by `idea hook`): its session's state follows.
     /// `null` when the agent has no live terminal session.
-    ReportAgentSignal = "reportAgentSignal" (AgentSignalParams) -> Option<SessionInfo>,
+    ReportAgentSignal = "reportAgentSignal" Writes (AgentSignalParams) -> Option<SessionInfo>,
         errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::report_agent_signal;
     /// Types text into a session.
-    WriteTerminal = "writeTerminal" (WriteTerminalParams) -> (),
+    WriteTerminal = "writeTerminal" Writes (WriteTerminalParams) -> (),
         errors [SessionNotFound, SessionExited, InputFull] => h::write_terminal;
-    ResizeTerminal = "resizeTerminal" (SessionSizeParams) -> (),
+    ResizeTerminal = "resizeTerminal" Writes (SessionSizeParams) -> (),
         errors [SessionNotFound, SessionExited] => h::resize_terminal;
     /// Asks an agent and waits for its answer: one turn of its CLI's JSON mode (blocks for the
     /// whole turn; one turn per agent at a time, first in first out).
-    AskAgent = "askAgent" (AskAgentParams) -> AskAnswer,
+    AskAgent = "askAgent" Queues (AskAgentParams) -> AskAnswer,
         errors [AgentNotFound, ProfileNotFound, NotAskable, InvalidProfile, AgentBusy,
                 TurnTimeout, Cancelled, UsageLimit, TurnFailed, CommandNotFound, SpawnFailed,
                 SandboxFailed, CorruptFile, NewerSchema, IoError, UnsafePath] => h::ask_agent;
     /// The recent requests to agents (the last 200 finished, and every one in flight).
-    ListRequests = "listRequests" (()) -> Vec<RequestRecord>, errors [] => h::list_requests;
+    ListRequests = "listRequests" Reads (()) -> Vec<RequestRecord>, errors [] => h::list_requests;
     /// Cancels a request: a queued one leaves its line, a running turn is killed.
-    CancelRequest = "cancelRequest" (RequestParams) -> (),
+    CancelRequest = "cancelRequest" Writes (RequestParams) -> (),
         errors [RequestNotFound] => h::cancel_request;
     /// The rules of the user's and the project's permissions files, and what was skipped.
-    GetPermissions = "getPermissions" (()) -> PermissionsView, errors [] => h::get_permissions;
+    GetPermissions = "getPermissions" Reads (()) -> PermissionsView, errors [] => h::get_permissions;
     /// Removes then adds rules in the project's `.ideai/permissions.json`; the answer is the
     /// files read again (with a warning for each rule that is skipped).
-    SavePermissions = "savePermissions" (SavePermissionsParams) -> PermissionsView,
+    SavePermissions = "savePermissions" Writes (SavePermissionsParams) -> PermissionsView,
         errors [CorruptFile, IoError, UnsafePath] => h::save_permissions;
 }
 
@@ -128,9 +129,10 @@ methods! {
 
     /// Starts receiving a session's output: the replay (scrollback and screen drawn anew, at
     /// the client's size when given), then live output.
-    AttachTerminal = "attachTerminal" (AttachTerminalParams) -> AttachAnswer, errors [SessionNotFound];
+    AttachTerminal = "attachTerminal" Writes (AttachTerminalParams) -> AttachAnswer, errors [SessionNotFound];
     /// Stops receiving a session's output.
-    DetachTerminal = "detachTerminal" (SessionParams) -> (), errors [];
-    /// Acknowledges output the client has processed (flow control; a notification).
-    AckTerminal = "ackTerminal" (AckTerminalParams) -> (), errors [];
+    DetachTerminal = "detachTerminal" Writes (SessionParams) -> (), errors [];
+    /// Acknowledges output the client has processed (flow control; a notification). Only the
+    /// client's own attachment sees it: it waits for none of the client's writes.
+    AckTerminal = "ackTerminal" Reads (AckTerminalParams) -> (), errors [];
 }

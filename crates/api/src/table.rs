@@ -15,6 +15,21 @@ pub struct MethodSpec {
     /// The error codes its use case can return; any call may also fail with `INVALID_PARAMS`,
     /// `UNKNOWN_METHOD` or `INTERNAL`.
     pub errors: &'static [ErrorCode],
+    /// What it does to the project's state, which orders it among its client's calls.
+    pub effect: Effect,
+}
+
+/// What a method does to the project's state: the order a client's calls take effect in
+/// follows from it ([`crate::order`], `docs/api.md` "Order of a client's calls").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Changes nothing another call can see: runs at once, beside the client's other calls.
+    Reads,
+    /// Changes state: takes effect after the client's earlier changes, before its later ones.
+    Writes,
+    /// Changes state by queueing work, then waits for its outcome (an ask): ordered like a
+    /// write up to the queueing; the wait runs beside the client's later calls.
+    Queues,
 }
 
 /// Why a call could not become a request.
@@ -84,7 +99,7 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Declares methods: `Variant = "wireName" (Params) -> Result, errors [Code, …] => handler;`.
+/// Declares methods: `Variant = "wireName" Effect (Params) -> Result, errors [Code, …] => handler;`.
 /// Generates the enum, its decoder, its table of [`MethodSpec`]s and (feature `ts`) the
 /// method-map entries. With `dispatch`, also the dispatcher calling each handler, whose
 /// return type must be `AppResult<Result>`: the declared result cannot drift from the code.
@@ -94,12 +109,12 @@ macro_rules! methods {
         $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident; dispatch;
         $(
             $(#[doc = $doc:literal])*
-            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty,
+            $Variant:ident = $name:literal $Effect:ident ($Params:ty) -> $Result:ty,
             errors [$($Err:ident),* $(,)?] => $handler:path;
         )*
     ) => {
         methods!(@common $(#[$meta])* enum $Enum; table $TABLE;
-            $( $(#[doc = $doc])* $Variant = $name ($Params) -> $Result, errors [$($Err),*]; )*);
+            $( $(#[doc = $doc])* $Variant = $name $Effect ($Params) -> $Result, errors [$($Err),*]; )*);
 
         impl $Enum {
             pub(crate) fn dispatch(
@@ -124,18 +139,18 @@ macro_rules! methods {
         $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident;
         $(
             $(#[doc = $doc:literal])*
-            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty,
+            $Variant:ident = $name:literal $Effect:ident ($Params:ty) -> $Result:ty,
             errors [$($Err:ident),* $(,)?];
         )*
     ) => {
         methods!(@common $(#[$meta])* enum $Enum; table $TABLE;
-            $( $(#[doc = $doc])* $Variant = $name ($Params) -> $Result, errors [$($Err),*]; )*);
+            $( $(#[doc = $doc])* $Variant = $name $Effect ($Params) -> $Result, errors [$($Err),*]; )*);
     };
     (@common
         $(#[$meta:meta])* enum $Enum:ident; table $TABLE:ident;
         $(
             $(#[doc = $doc:literal])*
-            $Variant:ident = $name:literal ($Params:ty) -> $Result:ty, errors [$($Err:ident),*];
+            $Variant:ident = $name:literal $Effect:ident ($Params:ty) -> $Result:ty, errors [$($Err:ident),*];
         )*
     ) => {
         $(#[$meta])*
@@ -149,6 +164,7 @@ macro_rules! methods {
                 name: $name,
                 doc: concat!($($doc, "\n",)* ""),
                 errors: &[$(idea_application::ErrorCode::$Err),*],
+                effect: $crate::table::Effect::$Effect,
             }, )*
         ];
 
@@ -171,6 +187,13 @@ macro_rules! methods {
             pub fn method(&self) -> &'static str {
                 match self {
                     $( Self::$Variant(_) => $name, )*
+                }
+            }
+
+            /// What it does to the project's state (see [`crate::table::Effect`]).
+            pub fn effect(&self) -> $crate::table::Effect {
+                match self {
+                    $( Self::$Variant(_) => $crate::table::Effect::$Effect, )*
                 }
             }
 

@@ -45,6 +45,16 @@ pub struct Ask {
 /// `TURN_TIMEOUT`, `CANCELLED`, `USAGE_LIMIT`, `TURN_FAILED`, `COMMAND_NOT_FOUND`,
 /// `SPAWN_FAILED`, store errors.
 pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
+    ask_then(deps, ask, || {})
+}
+
+/// As [`ask`], calling `on_queued` as soon as the request has its place in the agent's line
+/// (published as `requestChanged`), before the wait for its answer; or, when it is refused
+/// first, not at all. A transport that orders its client's calls lets the next one go there.
+///
+/// # Errors
+/// As [`ask`].
+pub fn ask_then(deps: &Deps, ask: Ask, on_queued: impl FnOnce()) -> AppResult<AskAnswer> {
     let started = Instant::now();
     let manifest = deps.store.load_manifest()?;
     let target = manifest
@@ -98,6 +108,7 @@ pub fn ask(deps: &Deps, ask: Ask) -> AppResult<AskAnswer> {
     };
     let answer = if queued {
         deps.publish(DomainEvent::RequestChanged { request: record });
+        on_queued();
         answer_in_turn(deps, &ask, (requester, &target), request_id, &profile)
     } else {
         deps.requests.record(record);

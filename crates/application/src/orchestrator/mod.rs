@@ -7,7 +7,7 @@ mod events;
 mod registry;
 mod turn;
 
-pub use ask::{Ask, DEFAULT_TURN_TIMEOUT, MAX_WAIT, ask};
+pub use ask::{Ask, DEFAULT_TURN_TIMEOUT, MAX_WAIT, ask, ask_then};
 pub use registry::{KEEP, RequestRegistry};
 
 use crate::deps::Deps;

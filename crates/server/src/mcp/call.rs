@@ -1,6 +1,9 @@
-//! Tool calls into the API: every call goes through [`crate::api::call`] (the door every
-//! transport uses) on a blocking thread, and an API error becomes a tool error a model can read.
+//! Tool calls into the API: every call goes through [`crate::api`] (the door every transport
+//! uses) on a blocking thread — a tool that changes state from its place in the connection's
+//! order ([`in_place`]) — and an API error becomes a tool error a model can read.
 
+use super::order::Admitted;
+use crate::api::Ticket;
 use idea_application::{Deps, ErrorKind, WireError};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::de::DeserializeOwned;
@@ -36,13 +39,61 @@ pub async fn call_as<T: DeserializeOwned>(
     method: &'static str,
     params: Value,
 ) -> Result<T, WireError> {
-    let answer = call(deps, method, params).await?;
+    decoded(method, call(deps, method, params).await?)
+}
+
+/// `method`'s answer as a `T`.
+///
+/// # Errors
+/// `INTERNAL` when the answer is not a `T`.
+pub fn decoded<T: DeserializeOwned>(method: &str, answer: Value) -> Result<T, WireError> {
     serde_json::from_value(answer).map_err(|e| {
         WireError::new(
             ErrorKind::Internal,
             format!("IdeA answered {method} with an unexpected shape: {e}"),
         )
     })
+}
+
+/// Runs `work` from the tool call's place in its connection's order: on a blocking thread,
+/// once the client's earlier changes have taken effect. `work` runs its API calls with
+/// [`run_in_order`] and the ticket it is given.
+///
+/// # Errors
+/// `work`'s error; `INTERNAL` when it failed inside IdeA.
+pub async fn in_place<T: Send + 'static>(
+    admitted: &Admitted,
+    work: impl FnOnce(&mut Ticket) -> Result<T, WireError> + Send + 'static,
+) -> Result<T, WireError> {
+    let work = move |mut ticket: Ticket| work(&mut ticket);
+    let outcome = match admitted.take() {
+        Some(place) => place.run(work).await,
+        // Taken already (never: each tool takes its place once): run unordered.
+        None => tokio::task::spawn_blocking(move || work(Ticket::unordered()))
+            .await
+            .ok(),
+    };
+    outcome.unwrap_or_else(|| {
+        Err(WireError::new(
+            ErrorKind::Internal,
+            "the request failed inside IdeA",
+        ))
+    })
+}
+
+/// Runs `method(params)` on this (blocking) thread, holding the connection's order through
+/// `ticket` (an ask lets it go once queued).
+///
+/// # Errors
+/// The API's error.
+pub fn run_in_order(
+    deps: &Deps,
+    method: &'static str,
+    params: Value,
+    ticket: &mut Ticket,
+) -> Result<Value, WireError> {
+    let request = crate::api::decode(method, Some(params))?;
+    crate::api::run(deps, request, ticket)
 }
 
 /// A successful tool result: `text` for the model, `value` as structured content.

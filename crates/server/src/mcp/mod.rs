@@ -4,17 +4,21 @@
 //! in the `idea` binary); the bridge connects to the owner's local socket and says
 //! `{"client":"mcp","agent":AGENT}`; the owner's socket server ([`crate::owner`]) then hands
 //! the connection to [`serve`], which speaks MCP on it with the official SDK (`rmcp`). The
-//! tools ([`tools`]) call the API through [`crate::api::call`], like every other transport,
-//! on a blocking thread.
+//! tools ([`tools`]) call the API through [`crate::api`], like every other transport, on a
+//! blocking thread; a tool that changes state does so in the order the client called it
+//! ([`order`]: `rmcp` runs each request on a task of its own, the transport keeps the order).
 
 mod call;
 mod cancel;
+mod order;
 mod params;
 mod roster;
 mod tools;
 
 use idea_application::Deps;
+use order::InOrder;
 use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -29,7 +33,11 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let tools = IdeaTools::new(deps, &requester);
-    match tools.serve((read, write)).await {
+    let transport = InOrder::new(
+        AsyncRwTransport::new_server(read, write),
+        IdeaTools::read_only(),
+    );
+    match tools.serve(transport).await {
         Ok(running) => match running.waiting().await {
             Ok(reason) => tracing::info!(%requester, ?reason, "mcp: session ended"),
             Err(e) => tracing::warn!(%requester, error = %e, "mcp: session failed"),

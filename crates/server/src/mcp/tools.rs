@@ -1,17 +1,22 @@
 //! The tools IdeA offers an agent over MCP. Each one is a few API calls through
 //! [`super::call`]; every answer is text a model reads, errors included (`isError: true`).
 
-use super::call::{call, call_as, failure, json, refusal, success};
+use super::call::{
+    call, call_as, decoded, failure, in_place, json, refusal, run_in_order, success,
+};
+use super::order::Admitted;
 use super::params::{AgentParams, AskAgentParams, SpawnAgentParams};
 use super::{cancel, roster};
 use idea_application::{Deps, WireError};
 use idea_domain::Agent;
 use idea_domain::terminal::SessionInfo;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_handler, tool_router};
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -31,6 +36,17 @@ impl IdeaTools {
             requester: Arc::from(requester),
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// The tools marked read-only: they run beside the connection's other calls; the others
+    /// change state, in the order they were called (see [`super::order`]).
+    pub fn read_only() -> HashSet<String> {
+        Self::tool_router()
+            .list_all()
+            .into_iter()
+            .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true))
+            .map(|tool| tool.name.into_owned())
+            .collect()
     }
 
     async fn agents(&self) -> Result<Vec<Agent>, WireError> {
@@ -86,6 +102,7 @@ impl IdeaTools {
         &self,
         Parameters(ask): Parameters<AskAgentParams>,
         cancelled: CancellationToken,
+        Extension(admitted): Extension<Admitted>,
     ) -> CallToolResult {
         tracing::info!(
             requester = %self.requester,
@@ -114,7 +131,11 @@ impl IdeaTools {
             "timeoutSecs": ask.timeout_secs,
             "requestId": request_id,
         });
-        let answer = call(&self.deps, "askAgent", params);
+        // In the connection's order until it is queued; its answer is waited for beside.
+        let deps = Arc::clone(&self.deps);
+        let answer = in_place(&admitted, move |ticket| {
+            run_in_order(&deps, "askAgent", params, ticket)
+        });
         match cancel::on_cancel(&self.deps, request_id, answer, &cancelled).await {
             Ok(answer) => match answer.get("text").and_then(Value::as_str) {
                 Some(text) => success(text.to_owned(), Some(answer.clone())),
@@ -135,7 +156,11 @@ impl IdeaTools {
             idempotent_hint = false
         )
     )]
-    async fn spawn_agent(&self, Parameters(spawn): Parameters<SpawnAgentParams>) -> CallToolResult {
+    async fn spawn_agent(
+        &self,
+        Parameters(spawn): Parameters<SpawnAgentParams>,
+        Extension(admitted): Extension<Admitted>,
+    ) -> CallToolResult {
         tracing::info!(
             requester = %self.requester,
             tool = "idea_spawn_agent",
@@ -147,23 +172,32 @@ impl IdeaTools {
             "profileId": spawn.profile,
             "template": spawn.template,
         });
-        let agent: Agent = match call_as(&self.deps, "createAgent", params).await {
-            Ok(agent) => agent,
+        let deps = Arc::clone(&self.deps);
+        // Both in the tool call's one place: no later call of the client comes in between.
+        let created = in_place(&admitted, move |ticket| {
+            let created = run_in_order(&deps, "createAgent", params, ticket)?;
+            let agent: Agent = decoded("createAgent", created)?;
+            let persona = spawn.persona.map(|persona| {
+                let params = json!({ "agentId": agent.agent_id, "content": persona });
+                run_in_order(&deps, "updateAgentContext", params, ticket)
+            });
+            Ok((agent, persona.and_then(Result::err)))
+        })
+        .await;
+        let (agent, persona_failed) = match created {
+            Ok(created) => created,
             Err(e) => return failure(&e),
         };
-        if let Some(persona) = spawn.persona {
-            let params = json!({ "agentId": agent.agent_id, "content": persona });
-            if let Err(e) = call(&self.deps, "updateAgentContext", params).await {
-                let mut result = failure(&e);
-                result.content.insert(
-                    0,
-                    rmcp::model::ContentBlock::text(format!(
-                        "The agent {} was created, but its persona could not be written:",
-                        agent.name
-                    )),
-                );
-                return result;
-            }
+        if let Some(e) = persona_failed {
+            let mut result = failure(&e);
+            result.content.insert(
+                0,
+                rmcp::model::ContentBlock::text(format!(
+                    "The agent {} was created, but its persona could not be written:",
+                    agent.name
+                )),
+            );
+            return result;
         }
         let text = format!(
             "Created agent {} (id {}, profile {}).",

@@ -1,7 +1,9 @@
 //! A `cli` client of the owner's socket: newline-delimited JSON-RPC calls answered through
-//! [`crate::api::call`], the door every transport uses; domain events go out as `event`
-//! notifications, as on the WebSocket.
+//! [`crate::api::run`], the door every transport uses, in the client's order
+//! ([`crate::api::CallOrder`]: its writes one after another as sent, its reads beside them);
+//! domain events go out as `event` notifications, as on the WebSocket.
 
+use crate::api::CallOrder;
 use crate::rpc::{self, RpcError};
 use idea_application::{Deps, ErrorKind, WireError};
 use idea_infrastructure::owner::{MESSAGE_MAX, read_line_bounded};
@@ -9,7 +11,9 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{broadcast, mpsc};
 
-/// Answers queued for one client (it makes one call at a time; events have their own queue).
+/// Answers queued for one client (events have their own queue). A call whose answer finds it
+/// full waits, and with it the client's next calls: the client is read no faster than it
+/// reads its answers.
 const ANSWER_QUEUE: usize = 16;
 
 /// Serves one client until it leaves, is too far behind on events, or sends an unreadable line.
@@ -23,6 +27,7 @@ pub(super) async fn serve<R, W>(
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let (out, mut outgoing) = mpsc::channel::<String>(ANSWER_QUEUE);
+    let order = CallOrder::new();
     let writer = tokio::spawn(async move {
         loop {
             let line: String = tokio::select! {
@@ -58,9 +63,7 @@ pub(super) async fn serve<R, W>(
         if line.trim().is_empty() {
             continue;
         }
-        if let Some(answer) = answer(&deps, &line).await
-            && out.send(answer).await.is_err()
-        {
+        if !start(&deps, &order, &out, &line).await {
             break;
         }
     }
@@ -68,27 +71,53 @@ pub(super) async fn serve<R, W>(
     let _ = writer.await;
 }
 
-/// The answer to one line, `None` for a notification.
-async fn answer(deps: &Arc<Deps>, line: &str) -> Option<String> {
+/// Admits the call of one line to the client's order and starts it; `false` once the client's
+/// answers have nowhere to go.
+async fn start(
+    deps: &Arc<Deps>,
+    order: &CallOrder,
+    out: &mpsc::Sender<String>,
+    line: &str,
+) -> bool {
+    if out.is_closed() {
+        return false;
+    }
     let call = match rpc::parse(line) {
         Ok(call) => call,
         Err(rejected) => {
             let (id, error) = *rejected;
-            return Some(rpc::error(id, &error));
+            return out.send(rpc::error(id, &error)).await.is_ok();
         }
     };
     let rpc::Call { id, method, params } = call;
-    let outcome = if crate::api::is_stream_method(&method) {
-        Err(RpcError::from_wire(WireError::new(
+    let request = if crate::api::is_stream_method(&method) {
+        Err(WireError::new(
             ErrorKind::InvalidParams,
             "terminal streams are served on the WebSocket and in the desktop window, not on the local socket",
-        )))
+        ))
     } else {
-        let deps = Arc::clone(deps);
-        tokio::task::spawn_blocking(move || crate::api::call(&deps, &method, params))
-            .await
-            .map_err(|e| RpcError::internal(format!("the request failed: {e}")))
-            .and_then(|answer| answer.map_err(RpcError::from_wire))
+        crate::api::decode(&method, params)
     };
-    id.map(|id| rpc::answer(id, outcome))
+    let request = match request {
+        Ok(request) => request,
+        Err(e) => {
+            return match id {
+                Some(id) => out
+                    .send(rpc::answer(id, Err(RpcError::from_wire(e))))
+                    .await
+                    .is_ok(),
+                None => true,
+            };
+        }
+    };
+    let place = order.admit(request.effect()).await;
+    let (deps, out) = (Arc::clone(deps), out.clone());
+    place.start(move |mut ticket| {
+        let outcome = crate::api::run(&deps, request, &mut ticket).map_err(RpcError::from_wire);
+        // Queued before the ticket goes: a client's writes are answered in the order sent.
+        if let Some(id) = id {
+            let _ = out.blocking_send(rpc::answer(id, outcome));
+        }
+    });
+    true
 }

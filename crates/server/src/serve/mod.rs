@@ -4,11 +4,12 @@
 //!
 //! Files: `auth` (`Host`, `Origin`, token checks), `token` (where the token comes from),
 //! `headers` (security headers on every answer), `limits` (what a connection may hold before
-//! it shows the token), `assets` (the embedded frontend), `ws` (one connection); the JSON-RPC
-//! framing is `crate::rpc`, shared with the owner socket. `docs/security.md` says what each
-//! lock is for.
+//! it shows the token), `assets` (the embedded frontend), `ws` (one connection), `attach` (its
+//! `attachTerminal`s, coalesced); the JSON-RPC framing is `crate::rpc`, shared with the owner
+//! socket. `docs/security.md` says what each lock is for.
 
 mod assets;
+mod attach;
 mod auth;
 mod headers;
 mod limits;

@@ -2,14 +2,16 @@
 //! (16-byte session uuid, then the payload), and domain events pushed as notifications.
 
 use super::Shared;
+use super::attach::{Attach, Latest};
 use super::outbox::{Outbox, outbox};
-use crate::api::params::{AckTerminalParams, AttachAnswer};
-use crate::api::{Attachments, StreamRequest};
+use crate::api::params::AckTerminalParams;
+use crate::api::{Attachments, CallOrder, Place, StreamRequest};
 use crate::rpc::{self, RpcError};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{Sink, StreamExt};
+
 use idea_application::sessions;
 use idea_domain::SessionId;
 use idea_domain::terminal::{OutputSink, TerminalSize};
@@ -17,7 +19,7 @@ use serde_json::Value;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker, ready};
-use tokio::sync::{Notify, Semaphore, broadcast};
+use tokio::sync::{Notify, broadcast};
 
 /// The connection's read buffer. What a client sends is small (keystrokes, calls, acks), and
 /// the WebSocket library zeroes this much before every read of the socket: at its default
@@ -37,7 +39,7 @@ const LAGGED: u16 = 1013;
 /// [`super::outbox`]), for the connection's writer task; events arrive through a bounded
 /// broadcast channel instead. A direct write never waits: it leaves the socket to the writer
 /// task as soon as the socket would block.
-struct Outgoing<S = SplitSink<WebSocket, Message>> {
+pub(super) struct Outgoing<S = SplitSink<WebSocket, Message>> {
     outbox: Outbox,
     wire: Arc<Wire<S>>,
 }
@@ -141,7 +143,7 @@ impl<S: Sink<Message> + Unpin> Outgoing<S> {
 
     /// Queues `message` for the writer task; `false` when the client is gone or too far
     /// behind (see [`Outbox::send`]).
-    fn send(&self, message: Message) -> bool {
+    pub(super) fn send(&self, message: Message) -> bool {
         self.queue(self.wire.state(), message)
     }
 
@@ -216,14 +218,18 @@ fn frame(session: SessionId, payload: &[u8]) -> Message {
 /// Holds output back until `attachTerminal`'s answer has been queued, so the client sees the
 /// answer, then the replay, then live output — in that order, with no gap.
 #[derive(Default)]
-struct Gate {
-    open: bool,
-    held: Vec<Message>,
+pub(super) struct Gate {
+    pub open: bool,
+    pub held: Vec<Message>,
 }
 
 /// The sink of one attachment. It runs on the session's PTY threads and writes from there
 /// (see [`Outgoing`]).
-fn output_sink<S>(session: SessionId, out: Outgoing<S>, gate: Arc<Mutex<Gate>>) -> OutputSink
+pub(super) fn output_sink<S>(
+    session: SessionId,
+    out: Outgoing<S>,
+    gate: Arc<Mutex<Gate>>,
+) -> OutputSink
 where
     S: Sink<Message> + Unpin + Send + 'static,
 {
@@ -290,11 +296,12 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     let mut client = Client {
         shared,
         out,
-        in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
-        attachments: Attachments::default(),
+        order: CallOrder::new(),
+        attachments: Arc::default(),
+        attaching: Latest::default(),
     };
-    // Frames are read in arrival order: keystrokes, `writeTerminal` and `resizeTerminal` reach
-    // the PTY in the order they were sent; other calls run side by side (see `on_text`).
+    // Frames are read in arrival order: calls are admitted to the connection's order in the
+    // order they were sent (see `on_text`), and keystrokes reach the PTY in that order too.
     loop {
         // The writer ends when the client is gone or cut off: stop reading it too.
         let message = tokio::select! {
@@ -311,35 +318,30 @@ pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
             Message::Ping(_) | Message::Pong(_) | Message::Close(_) => {}
         }
     }
-    client.attachments.detach_all(&client.shared.project.deps);
+    // An attach still queued undoes itself when it ends (see `Attachments::record`).
+    lock(&client.attachments).detach_all(&client.shared.project.deps);
     writer.abort();
 }
 
-/// Calls that act on a session's terminal in the order they were sent.
-const IN_ORDER: &[&str] = &["writeTerminal", "resizeTerminal"];
-/// Calls of one connection running side by side.
-const MAX_IN_FLIGHT: usize = 16;
+/// The connection's attachments, shared with its attach calls running on blocking threads.
+pub(super) type SharedAttachments = Arc<Mutex<Attachments>>;
 
-/// Any request of [`crate::api`], run off the async threads (use cases may do file I/O).
-async fn api(
-    shared: Arc<Shared>,
-    method: String,
-    params: Option<Value>,
-) -> Result<Value, RpcError> {
-    tokio::task::spawn_blocking(move || crate::api::call(&shared.project.deps, &method, params))
-        .await
-        .map_err(|e| RpcError::internal(format!("the request failed: {e}")))?
-        .map_err(RpcError::from_wire)
+/// `mutex`'s value, also after a panic elsewhere (the maps it guards stay valid).
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The state of one connection: where its frames go and what it is attached to.
 struct Client {
     shared: Arc<Shared>,
     out: Outgoing,
-    /// Calls running side by side; reading waits while all are taken (backpressure).
-    in_flight: Arc<Semaphore>,
+    /// The order its calls take effect in: writes one after another as sent, reads beside
+    /// them, all on blocking threads; reading waits while 16 are outstanding (backpressure).
+    order: CallOrder,
     /// Session → attachment id, to ack and detach (one attachment per session).
-    attachments: Attachments,
+    attachments: SharedAttachments,
+    /// The attaches admitted and not served yet: only the latest of a session is served.
+    attaching: Latest,
 }
 
 impl Client {
@@ -362,81 +364,86 @@ impl Client {
             }
         };
         let rpc::Call { id, method, params } = call;
-        let stream = crate::api::is_stream_method(&method)
-            .then(|| rpc::stream_call(&method, params.clone()));
-        let outcome = match stream {
-            Some(Ok(StreamRequest::AttachTerminal(p))) => {
-                return self.attach(id, p.session_id, p.size);
-            }
-            Some(Ok(StreamRequest::DetachTerminal(p))) => self.detach(p.session_id),
-            Some(Ok(StreamRequest::AckTerminal(p))) => self.ack(p),
-            Some(Err(e)) => Err(e),
-            None if IN_ORDER.contains(&method.as_str()) => {
-                api(Arc::clone(&self.shared), method, params).await
-            }
-            None => return self.run_aside(id, method, params).await,
+        if crate::api::is_stream_method(&method) {
+            let request = match rpc::stream_call(&method, params) {
+                Ok(request) => request,
+                Err(e) => return self.reply(id, Err(e)),
+            };
+            // Attach and detach are writes; an ack reads (see the method table).
+            let place = self.order.admit(request.effect()).await;
+            return match request {
+                StreamRequest::AttachTerminal(p) => self.attach(place, id, p.session_id, p.size),
+                StreamRequest::DetachTerminal(p) => self.detach(place, id, p.session_id),
+                // Flow control of output already delivered: answered here, at once.
+                StreamRequest::AckTerminal(p) => {
+                    drop(place);
+                    self.ack(p);
+                    self.reply(id, Ok(Value::Null));
+                }
+            };
+        }
+        let request = match crate::api::decode(&method, params) {
+            Ok(request) => request,
+            Err(e) => return self.reply(id, Err(RpcError::from_wire(e))),
         };
-        self.reply(id, outcome);
-    }
-
-    /// Runs a call without holding up the next ones (a slow restart must not delay another
-    /// cell's request); its answer is sent when it is ready.
-    async fn run_aside(&self, id: Option<Value>, method: String, params: Option<Value>) {
-        let Ok(slot) = Arc::clone(&self.in_flight).acquire_owned().await else {
-            return;
-        };
+        let place = self.order.admit(request.effect()).await;
         let shared = Arc::clone(&self.shared);
         let out = self.out.clone();
-        tokio::spawn(async move {
-            let outcome = api(shared, method, params).await;
+        place.start(move |mut ticket| {
+            let outcome = crate::api::run(&shared.project.deps, request, &mut ticket)
+                .map_err(RpcError::from_wire);
+            // Queued before the ticket goes: a client's writes are answered in the order sent.
             if let Some(id) = id {
                 let _ = out.send(Message::Text(Utf8Bytes::from(rpc::answer(id, outcome))));
             }
-            drop(slot);
         });
     }
 
-    fn attach(&mut self, id: Option<Value>, session: SessionId, size: Option<TerminalSize>) {
-        let deps = &self.shared.project.deps;
-        // The previous attachment goes first: its sink must not feed this connection output
-        // the new replay already draws.
-        self.attachments.detach(deps, session);
-        let gate = Arc::new(Mutex::new(Gate::default()));
-        let sink = output_sink(session, self.out.clone(), Arc::clone(&gate));
-        // The sink gets the replay first, then live output (see `sessions::attach`); the gate
-        // here only keeps all of it behind this call's answer.
-        let attachment = match sessions::attach(deps, session, sink, size) {
-            Ok(attachment) => attachment.id,
-            Err(e) => return self.reply(id, Err(RpcError::from_wire(e.to_wire()))),
-        };
-        self.attachments.record(deps, session, attachment);
-        let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
-        self.reply(
+    /// Attaches in the connection's order, off the async thread (the replay is the terminal
+    /// model written out, which waits for its parse to catch up): see [`super::attach`].
+    fn attach(
+        &self,
+        place: Place,
+        id: Option<Value>,
+        session: SessionId,
+        size: Option<TerminalSize>,
+    ) {
+        let attach = Attach {
+            deps: Arc::clone(&self.shared.project.deps),
+            out: self.out.clone(),
+            attachments: Arc::clone(&self.attachments),
+            attaching: self.attaching.clone(),
+            turn: self.attaching.supersede(session),
             id,
-            serde_json::to_value(AttachAnswer { attachment })
-                .map_err(|e| RpcError::internal(e.to_string())),
-        );
-        for held in gate.held.drain(..) {
-            let _ = self.out.send(held);
-        }
-        gate.open = true;
+            session,
+            size,
+        };
+        place.start(move |ticket| attach.serve(ticket));
     }
 
-    fn detach(&mut self, session: SessionId) -> Result<Value, RpcError> {
-        self.attachments.detach(&self.shared.project.deps, session);
-        Ok(Value::Null)
+    fn detach(&self, place: Place, id: Option<Value>, session: SessionId) {
+        let deps = Arc::clone(&self.shared.project.deps);
+        let attachments = Arc::clone(&self.attachments);
+        let out = self.out.clone();
+        place.start(move |_ticket| {
+            lock(&attachments).detach(&deps, session);
+            if let Some(id) = id {
+                let answer = rpc::answer(id, Ok(Value::Null));
+                let _ = out.send(Message::Text(Utf8Bytes::from(answer)));
+            }
+        });
     }
 
-    fn ack(&self, params: AckTerminalParams) -> Result<Value, RpcError> {
+    fn ack(&self, params: AckTerminalParams) {
         let AckTerminalParams { session_id, bytes } = params;
         let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
-        self.attachments
-            .ack(&self.shared.project.deps, session_id, bytes);
-        Ok(Value::Null)
+        lock(&self.attachments).ack(&self.shared.project.deps, session_id, bytes);
     }
 
     /// Keystrokes: 16 bytes of session uuid, then the bytes to type. A frame too short, or for
     /// a session that is gone, is dropped: the client learns of an exit from `sessionExited`.
+    /// Typed at once, in the order sent, not behind the connection's pending calls: a slow
+    /// restart in one cell must not hold up typing in another.
     fn on_keystrokes(&self, frame: &[u8]) {
         let Some((head, payload)) = frame.split_first_chunk::<16>() else {
             return;
