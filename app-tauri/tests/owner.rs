@@ -196,19 +196,7 @@ async fn send_line(write: &mut (impl tokio::io::AsyncWrite + Unpin), value: &Val
 
 /// The next answer on the owner's socket (events skipped).
 async fn next_answer(reader: &mut (impl tokio::io::AsyncBufRead + Unpin)) -> Value {
-    use tokio::io::AsyncBufReadExt;
-    loop {
-        let mut line = String::new();
-        let read = tokio::time::timeout(DEADLINE, reader.read_line(&mut line))
-            .await
-            .expect("no answer in time")
-            .unwrap();
-        assert!(read > 0, "the owner closed the connection");
-        let value: Value = serde_json::from_str(&line).unwrap();
-        if value["method"] != "event" {
-            return value;
-        }
-    }
+    serve::next_answer(reader, DEADLINE).await
 }
 
 /// A `cli` connection to the owner of `project`, past its hello.

@@ -173,18 +173,6 @@ impl Raw {
 
     /// The next line that is not an event notification, as JSON.
     pub async fn answer(&mut self) -> Value {
-        use tokio::io::AsyncBufReadExt;
-        loop {
-            let mut line = String::new();
-            let read = tokio::time::timeout(DEADLINE, self.reader.read_line(&mut line))
-                .await
-                .expect("no answer in time")
-                .unwrap();
-            assert!(read > 0, "the owner closed the connection");
-            let value: Value = serde_json::from_str(&line).unwrap();
-            if value["method"] != "event" {
-                return value;
-            }
-        }
+        serve::next_answer(&mut self.reader, DEADLINE).await
     }
 }

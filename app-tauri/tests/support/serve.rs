@@ -115,3 +115,24 @@ macro_rules! deref_to_served {
 }
 #[allow(unused_imports)] // only the test binaries with their own server type use it
 pub(crate) use deref_to_served;
+
+/// The next answer on a socket that speaks JSON-RPC a line at a time (the owner's), the
+/// `event` notifications before it skipped.
+pub async fn next_answer(
+    reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
+    deadline: Duration,
+) -> serde_json::Value {
+    use tokio::io::AsyncBufReadExt;
+    loop {
+        let mut line = String::new();
+        let read = tokio::time::timeout(deadline, reader.read_line(&mut line))
+            .await
+            .expect("no answer in time")
+            .unwrap();
+        assert!(read > 0, "the owner closed the connection");
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if value["method"] != "event" {
+            return value;
+        }
+    }
+}
