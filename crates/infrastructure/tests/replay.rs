@@ -41,14 +41,27 @@ impl Log {
     }
 
     fn wait_for(&self, needle: &str) {
+        self.wait_until(&format!("{needle:?}"), |bytes| {
+            String::from_utf8_lossy(bytes).contains(needle)
+        });
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&[u8]) -> bool) {
         let deadline = Instant::now() + PATIENCE;
-        while !String::from_utf8_lossy(&self.bytes()).contains(needle) {
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {needle:?}"
-            );
+        while !done(&self.bytes()) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
             thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// Waits until `less` has drawn a whole screen after byte `from` (a first one, or after
+    /// clearing the screen again): it ends with its prompt, the one place it erases to the end
+    /// of the line.
+    fn wait_for_less_screen(&self, from: usize, cleared: bool) {
+        self.wait_until("less to draw its screen", |bytes| {
+            let drawn = &bytes[from.min(bytes.len())..];
+            drawn.ends_with(b"\x1b[K") && (!cleared || drawn.windows(4).any(|w| w == b"\x1b[2J"))
+        });
     }
 }
 
@@ -94,30 +107,19 @@ fn start(script: &str, cwd: &Path) -> Running {
     }
 }
 
-/// Waits until the terminal has printed nothing for a while.
-fn quiet(log: &Log) {
-    let mut last = log.bytes().len();
-    loop {
-        thread::sleep(Duration::from_millis(300));
-        let now = log.bytes().len();
-        if now == last {
-            return;
-        }
-        last = now;
-    }
-}
-
-/// Resizes the terminal by attaching a second client at `size`; returns what that client shows
-/// and what the first one shows, each in a terminal of its own that followed its own stream.
-fn attach_at(run: &Running, size: TerminalSize) -> (Shown, Log, usize) {
-    quiet(&run.live);
+/// Resizes the terminal by attaching a second client at `size`; returns what that client shows,
+/// its log, how much of the first client's log came before the resize and how long the second
+/// client's replay was. The program must be waiting, all its output shown, so that nothing
+/// comes in between.
+fn attach_at(run: &Running, size: TerminalSize) -> (Shown, Log, usize, usize) {
     let before_resize = run.live.bytes().len();
     let late = Log::default();
     let replay = run.session.attach(late.sink(), Some(size)).replay;
+    let replayed = replay.len();
     late.0.lock().unwrap().splice(0..0, replay);
     let mut shown = Shown::new(size, SCROLLBACK);
     shown.feed(&late.bytes());
-    (shown, late, before_resize)
+    (shown, late, before_resize, replayed)
 }
 
 /// The first client's terminal: its bytes up to the resize at its old size, then resized as
@@ -160,7 +162,7 @@ fn narrowed_shell_replay(cols: u16) {
     let run = start(&shell_script(folder.path()), folder.path());
     run.live.wait_for("READY> ");
     let size = TerminalSize { rows: 20, cols };
-    let (mut late_view, late, before_resize) = attach_at(&run, size);
+    let (mut late_view, late, before_resize, _) = attach_at(&run, size);
     let live = live_view(&run.live, before_resize, size);
     assert!(
         live.lines()
@@ -171,9 +173,9 @@ fn narrowed_shell_replay(cols: u16) {
     assert_same_view(&late_view, &live);
     // Both keep going the same way.
     run.session.write(b"typed\n").unwrap();
-    run.live.wait_for("got typed");
-    late.wait_for("got typed");
-    quiet(&late);
+    // The program's last output before it waits again.
+    run.live.wait_for("got typed\r\n");
+    late.wait_for("got typed\r\n");
     late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
@@ -200,14 +202,13 @@ printf '\033[?1049l\033[?25h\033[?1l\033[?2004l'; echo after; echo DONE; read y"
     let run = start(script, folder.path());
     run.live.wait_for("READY");
     let size = TerminalSize { rows: 24, cols: 40 };
-    let (late_view, late, before_resize) = attach_at(&run, size);
+    let (late_view, late, before_resize, _) = attach_at(&run, size);
     let live = live_view(&run.live, before_resize, size);
     assert!(late_view.cursor().3, "the alternate screen is on");
     assert_same_view(&late_view, &live);
     // Leaving it shows the same main screen, reflowed, in both.
     run.session.write(b"\n").unwrap();
-    late.wait_for("DONE");
-    quiet(&late);
+    late.wait_for("DONE\r\n");
     let mut late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     let live = live_view(&run.live, before_resize, size);
@@ -235,16 +236,16 @@ fn less_redraws_over_the_replay_as_over_the_live_terminal() {
         "printf 'before less\\n'; LESS= less -R file.txt; echo LEFT; read x",
         folder.path(),
     );
-    run.live.wait_for("file.txt");
+    run.live.wait_for_less_screen(0, false);
     let size = TerminalSize { rows: 20, cols: 50 };
-    let (_, late, before_resize) = attach_at(&run, size);
-    quiet(&late);
+    let (_, late, before_resize, replayed) = attach_at(&run, size);
+    // The resize makes less draw its screen again, for both clients.
+    late.wait_for_less_screen(replayed, true);
     let mut late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
     run.session.write(b"q").unwrap();
-    late.wait_for("LEFT");
-    quiet(&late);
+    late.wait_for("LEFT\r\n");
     let mut late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
