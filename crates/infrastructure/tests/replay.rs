@@ -70,6 +70,7 @@ struct Running {
     exits: Receiver<ExitInfo>,
     /// A client attached before the program printed anything.
     live: Log,
+    _gate: tempfile::TempDir,
 }
 
 impl Drop for Running {
@@ -80,11 +81,19 @@ impl Drop for Running {
 }
 
 fn start(script: &str, cwd: &Path) -> Running {
+    // The program waits for its first client: on a busy machine it could otherwise have
+    // drawn its screen before, and the first client would get that as a replay.
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
+    let script = format!(
+        "until [ -e '{}' ]; do sleep 0.01; done\n{script}",
+        go.display()
+    );
     let spec = SpawnSpec {
         env: BTreeMap::from([("TERM".to_owned(), "xterm-256color".to_owned())]),
         cwd: cwd.to_owned(),
         size: WIDE,
-        ..sh(script)
+        ..sh(&script)
     };
     let (tx, exits) = mpsc::channel();
     let session = PortablePtyHost::new()
@@ -97,29 +106,28 @@ fn start(script: &str, cwd: &Path) -> Running {
         )
         .unwrap();
     let live = Log::default();
-    // Any output before this point comes as the replay, drawn at the same size.
     let replay = session.attach(live.sink(), None).replay;
     live.0.lock().unwrap().splice(0..0, replay);
+    std::fs::write(&go, "").unwrap();
     Running {
         session,
         exits,
         live,
+        _gate: gate,
     }
 }
 
 /// Resizes the terminal by attaching a second client at `size`; returns what that client shows,
-/// its log, how much of the first client's log came before the resize and how long the second
-/// client's replay was. The program must be waiting, all its output shown, so that nothing
-/// comes in between.
-fn attach_at(run: &Running, size: TerminalSize) -> (Shown, Log, usize, usize) {
+/// its log and how much of the first client's log came before the resize. The program must be
+/// waiting, all its output shown, so that nothing comes in between.
+fn attach_at(run: &Running, size: TerminalSize) -> (Shown, Log, usize) {
     let before_resize = run.live.bytes().len();
     let late = Log::default();
     let replay = run.session.attach(late.sink(), Some(size)).replay;
-    let replayed = replay.len();
     late.0.lock().unwrap().splice(0..0, replay);
     let mut shown = Shown::new(size, SCROLLBACK);
     shown.feed(&late.bytes());
-    (shown, late, before_resize, replayed)
+    (shown, late, before_resize)
 }
 
 /// The first client's terminal: its bytes up to the resize at its old size, then resized as
@@ -131,6 +139,23 @@ fn live_view(live: &Log, before_resize: usize, size: TerminalSize) -> Shown {
     shown.resize(size);
     shown.feed(&bytes[before_resize..]);
     shown
+}
+
+/// Waits until the second client shows what the first one shows (both get the same batches,
+/// the first one a moment earlier); fails with their first difference after the patience.
+fn wait_for_same_view(late: &Log, live: &Log, before_resize: usize, size: TerminalSize) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let mut late_view = Shown::new(size, SCROLLBACK);
+        late_view.feed(&late.bytes());
+        let live_view = live_view(live, before_resize, size);
+        let same = late_view.rows() == live_view.rows() && late_view.cursor() == live_view.cursor();
+        if same || Instant::now() >= deadline {
+            assert_same_view(&late_view, &live_view);
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn assert_same_view(late: &Shown, live: &Shown) {
@@ -162,7 +187,7 @@ fn narrowed_shell_replay(cols: u16) {
     let run = start(&shell_script(folder.path()), folder.path());
     run.live.wait_for("READY> ");
     let size = TerminalSize { rows: 20, cols };
-    let (mut late_view, late, before_resize, _) = attach_at(&run, size);
+    let (mut late_view, late, before_resize) = attach_at(&run, size);
     let live = live_view(&run.live, before_resize, size);
     assert!(
         live.lines()
@@ -202,7 +227,7 @@ printf '\033[?1049l\033[?25h\033[?1l\033[?2004l'; echo after; echo DONE; read y"
     let run = start(script, folder.path());
     run.live.wait_for("READY");
     let size = TerminalSize { rows: 24, cols: 40 };
-    let (late_view, late, before_resize, _) = attach_at(&run, size);
+    let (late_view, late, before_resize) = attach_at(&run, size);
     let live = live_view(&run.live, before_resize, size);
     assert!(late_view.cursor().3, "the alternate screen is on");
     assert_same_view(&late_view, &live);
@@ -238,12 +263,11 @@ fn less_redraws_over_the_replay_as_over_the_live_terminal() {
     );
     run.live.wait_for_less_screen(0, false);
     let size = TerminalSize { rows: 20, cols: 50 };
-    let (_, late, before_resize, replayed) = attach_at(&run, size);
-    // The resize makes less draw its screen again, for both clients.
-    late.wait_for_less_screen(replayed, true);
-    let mut late_view = Shown::new(size, SCROLLBACK);
-    late_view.feed(&late.bytes());
-    assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
+    let (_, late, before_resize) = attach_at(&run, size);
+    // The resize makes less draw its screen again; the first client gets all of it live (the
+    // second may get its start in the replay, and its end a moment after the first).
+    run.live.wait_for_less_screen(before_resize, true);
+    wait_for_same_view(&late, &run.live, before_resize, size);
     run.session.write(b"q").unwrap();
     late.wait_for("LEFT\r\n");
     let mut late_view = Shown::new(size, SCROLLBACK);
