@@ -4,6 +4,9 @@
 #![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/world_dir.rs"]
+mod world_dir;
+
 mod sandbox {
     mod enforcement;
     mod failure;

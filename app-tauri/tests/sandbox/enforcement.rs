@@ -213,3 +213,17 @@ fn a_grandchild_inherits_the_sandbox_even_once_detached() {
     );
     assert!(!direct.exists() && !detached.exists());
 }
+
+/// Regression: from a checkout under `/tmp` (or with `$TMPDIR` over Cargo's target dir) the
+/// worlds were made inside a temp dir, which the plan of `idea sandbox --project` grants: the
+/// "outside" of those tests was writable and they failed.
+#[test]
+fn a_test_world_lies_outside_every_folder_a_plan_grants_every_agent() {
+    let w = world();
+    let granted = crate::world_dir::granted_to_every_agent();
+    assert!(
+        granted.iter().all(|dir| !w.root.starts_with(dir)),
+        "{} is under one of {granted:?}",
+        w.root.display()
+    );
+}

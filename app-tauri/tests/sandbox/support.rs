@@ -1,6 +1,8 @@
 //! One throwaway world per test: a project with a run dir, a fake HOME, a sibling folder of
-//! the project, all under Cargo's target dir (never under `/tmp`, which plans may grant).
+//! the project, all in a folder no plan grants (never under `/tmp`, even from a checkout
+//! there: `world_dir`).
 
+use crate::world_dir::{WorldDir, world_dir};
 use idea_domain::sandbox::SandboxPlan;
 use idea_infrastructure::sandbox::{REQUIRED_ABI, kernel_abi};
 use std::fs;
@@ -10,7 +12,7 @@ use std::process::{Command, Output};
 pub const IDEA: &str = env!("CARGO_BIN_EXE_idea");
 
 pub struct World {
-    _dir: tempfile::TempDir,
+    _dir: WorldDir,
     pub root: PathBuf,
     pub project: PathBuf,
     pub run_dir: PathBuf,
@@ -19,10 +21,7 @@ pub struct World {
 }
 
 pub fn world() -> World {
-    let dir = tempfile::Builder::new()
-        .prefix("sandbox-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap();
+    let dir = world_dir("sandbox-");
     let root = dir.path().canonicalize().unwrap();
     let project = root.join("proj");
     let run_dir = project.join(".ideai/run/agent-a");

@@ -6,6 +6,7 @@
 
 use crate::support::serve;
 pub use crate::support::serve::idea;
+use crate::support::world_dir::{WorldDir, world_dir};
 use idea_infrastructure::owner::{Hello, connect, read_reply, write_hello};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -38,7 +39,7 @@ pub const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A temp project and user folder, and (once [`Rig::serve`]d) its owner; killed when dropped.
 pub struct Rig {
-    _dir: tempfile::TempDir,
+    _dir: WorldDir,
     pub project: PathBuf,
     pub user: PathBuf,
     pub owner: Option<Child>,
@@ -55,9 +56,10 @@ impl Drop for Rig {
 }
 
 impl Rig {
-    /// An initialised project nobody owns.
+    /// An initialised project nobody owns, in a folder no sandbox plan grants (so that a
+    /// sandboxed agent has an outside).
     pub fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = world_dir("rig-");
         let project = dir.path().join("proj");
         let user = dir.path().join("user");
         std::fs::create_dir_all(&project).unwrap();

@@ -203,10 +203,17 @@ fn the_lock_is_the_flock_other_tools_see() {
         .args(["sleep", "60"])
         .spawn()
         .unwrap();
-    let busy = (0..200).any(|_| {
+    // Polled until flock(1) holds it (the deadline is a hang guard).
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let busy = loop {
+        if matches!(ProjectLock::acquire(&f.ideai), Err(OwnerError::Busy)) {
+            break true;
+        }
+        if std::time::Instant::now() > deadline {
+            break false;
+        }
         thread::sleep(Duration::from_millis(20));
-        matches!(ProjectLock::acquire(&f.ideai), Err(OwnerError::Busy))
-    });
+    };
     holder.kill().unwrap();
     holder.wait().unwrap();
     assert!(busy, "a holder that published nothing reads as Busy");

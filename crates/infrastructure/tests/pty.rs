@@ -14,7 +14,7 @@ use idea_domain::terminal::{
 };
 use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -371,8 +371,9 @@ fn writes_from_many_threads_keep_their_order_and_never_interleave() {
 /// The echo of a keystroke after a quiet spell goes out at once, not after a batch interval.
 #[test]
 fn the_first_output_after_a_quiet_spell_is_not_held_back_by_batching() {
+    // Far longer than the test's patience: an echo held back for the interval never shows.
     let config = PtyConfig {
-        batch_interval: Duration::from_secs(60),
+        batch_interval: Duration::from_secs(3_600),
         ..PtyConfig::default()
     };
     let (on_exit, exits) = exit_channel();
@@ -382,14 +383,8 @@ fn the_first_output_after_a_quiet_spell_is_not_held_back_by_batching() {
         .unwrap();
     let screen = Screen::default();
     screen.attach(session.as_ref());
-    thread::sleep(Duration::from_millis(200));
-    let typed = Instant::now();
     session.write(b"hi").unwrap();
     screen.wait_for("hi");
-    assert!(
-        typed.elapsed() < Duration::from_secs(30),
-        "the echo waited for the batch interval"
-    );
     session.write(b"\n").unwrap();
     assert_eq!(wait_exit(&exits).code, 0);
     // What followed the echo within the interval came with the exit, in order.
@@ -398,30 +393,51 @@ fn the_first_output_after_a_quiet_spell_is_not_held_back_by_batching() {
 
 /// Input is written on the caller's thread when it can be: a program that does not read its
 /// input yet must still not block the caller (the rest waits in the queue, in order).
+///
+/// Regression (a test race, not a product one): the program printed its `READY` before the
+/// client attached, so it came as the replay, drawn from the model (`READY\r\n` and a cursor
+/// move), and the test waiting for the raw `READY\n` timed out on a busy machine. The test
+/// also measured the writes against the program's `sleep 2`; now the program reads nothing
+/// until the test says so, after both writes returned.
 #[test]
 fn a_large_write_to_a_program_that_does_not_read_yet_returns_at_once() {
     const MIB: usize = 1 << 20;
-    let (on_exit, exits) = exit_channel();
-    // Prints the first and last byte of each megabyte it reads.
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    // Raw input (no line length limit, no echo), output as usual; reads nothing until `go`
+    // exists, then prints the first and last byte of each megabyte it reads.
     let script = format!(
-        "stty raw -echo; echo READY; sleep 2; head -c {} | fold -w {MIB} | cut -c1,{MIB}",
-        2 * MIB
+        "stty raw -echo opost; echo READY; until [ -e '{go}' ]; do sleep 0.01; done; \
+         head -c {} | fold -w {MIB} | cut -c1,{MIB}",
+        2 * MIB,
+        go = go.display()
     );
+    let (on_exit, exits) = exit_channel();
     let session = host().spawn(new_id(), &sh(&script), on_exit).unwrap();
     let screen = Screen::default();
     screen.attach(session.as_ref());
-    // Raw mode: no carriage returns added to the output either.
-    screen.wait_for("READY\n");
-    let started = Instant::now();
-    session.write(&vec![b'a'; MIB]).unwrap();
-    session.write(&vec![b'b'; MIB]).unwrap();
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "a write waited for the program: {:?}",
-        started.elapsed()
-    );
+    screen.wait_for("READY");
+    // Off the test's thread, so that a write waiting for the program fails the test instead
+    // of hanging it: the program cannot read a byte before `go` exists.
+    let (written, writes_returned) = mpsc::channel();
+    let writer = thread::spawn({
+        let session = Arc::clone(&session);
+        move || {
+            session.write(&vec![b'a'; MIB]).unwrap();
+            session.write(&vec![b'b'; MIB]).unwrap();
+            let _ = written.send(());
+        }
+    });
+    let returned = writes_returned.recv_timeout(PATIENCE);
+    std::fs::write(&go, "").unwrap();
+    returned.expect("the writes returned while the program read nothing");
+    writer.join().unwrap();
     assert_eq!(wait_exit(&exits).code, 0);
-    assert_same_text(&screen.text(), "READY\naa\nbb\n");
+    // Compared as a terminal shows it: `READY` may have come as the replay.
+    let mut shown = common::Shown::new(TerminalSize::default(), 100);
+    shown.feed(screen.all_text().as_bytes());
+    let closing = "[process exited with code 0]";
+    assert_eq!(shown.lines(), ["READY", "aa", "bb", "", closing]);
 }
 
 #[test]
@@ -512,14 +528,66 @@ fn attach_during_a_stream_sees_every_line_exactly_once() {
     assert_same_text(&lines.join("\n"), &expected.join("\n"));
 }
 
-/// A client that counts what it receives and acknowledges nothing.
-fn counting_sink() -> (OutputSink, Arc<AtomicUsize>) {
+/// Long enough for a producer that flow control failed to hold back to overrun any bound many
+/// times over. Not a synchronisation: what the tests assert holds however long this lasts.
+const CHANCE_TO_OVERRUN: Duration = Duration::from_millis(500);
+
+/// A client that counts what it receives and acknowledges nothing until `acked` is set: what it
+/// received before is counted apart.
+struct SlowClient {
+    delivered: Arc<AtomicUsize>,
+    before_ack: Arc<AtomicUsize>,
+    acked: Arc<AtomicBool>,
+}
+
+impl SlowClient {
+    fn attach(session: &dyn TerminalSession) -> (Self, u64, usize) {
+        let client = Self {
+            delivered: Arc::default(),
+            before_ack: Arc::default(),
+            acked: Arc::default(),
+        };
+        let sink: OutputSink = {
+            let (delivered, before_ack) = (client.delivered.clone(), client.before_ack.clone());
+            let acked = client.acked.clone();
+            Box::new(move |batch: &[u8]| {
+                delivered.fetch_add(batch.len(), Ordering::SeqCst);
+                if !acked.load(Ordering::SeqCst) {
+                    before_ack.fetch_add(batch.len(), Ordering::SeqCst);
+                }
+            })
+        };
+        let attachment = session.attach(sink, None);
+        (client, attachment.id, attachment.replay.len())
+    }
+
+    fn delivered(&self) -> usize {
+        self.delivered.load(Ordering::SeqCst)
+    }
+}
+
+/// A client that keeps up: it acknowledges each batch from inside its sink, and its replay.
+/// Its sink waits for `attach` to return its id, so no acknowledgement is lost.
+fn attach_acking_client(session: &Arc<dyn TerminalSession>) -> Arc<AtomicUsize> {
     let delivered = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&delivered);
-    let sink: OutputSink = Box::new(move |batch: &[u8]| {
-        counter.fetch_add(batch.len(), Ordering::SeqCst);
-    });
-    (sink, delivered)
+    let id = Arc::new(Mutex::new(None::<u64>));
+    let sink: OutputSink = {
+        let session = Arc::downgrade(session);
+        let (delivered, id) = (Arc::clone(&delivered), Arc::clone(&id));
+        Box::new(move |batch: &[u8]| {
+            delivered.fetch_add(batch.len(), Ordering::SeqCst);
+            let id = *id.lock().unwrap();
+            if let (Some(id), Some(session)) = (id, session.upgrade()) {
+                session.ack(id, batch.len());
+            }
+        })
+    };
+    let mut known = id.lock().unwrap();
+    let attachment = session.attach(sink, None);
+    *known = Some(attachment.id);
+    drop(known);
+    session.ack(attachment.id, attachment.replay.len());
+    delivered
 }
 
 #[test]
@@ -531,28 +599,33 @@ fn a_client_that_never_acks_holds_the_producer_back_until_it_acks() {
     let session = PortablePtyHost::with_config(config.clone())
         .spawn(new_id(), &spec("yes", &[]), on_exit)
         .unwrap();
-    let (sink, delivered) = counting_sink();
-    let id = session.attach(sink, None).id;
+    let (client, id, replayed) = SlowClient::attach(session.as_ref());
 
+    // The replay counts as unacknowledged too.
     wait_until("the high watermark", || {
-        delivered.load(Ordering::SeqCst) > config.high_watermark
+        client.delivered() + replayed > config.high_watermark
     });
-    // Give an unbounded producer every chance to overrun the bound.
-    thread::sleep(Duration::from_millis(500));
-    let stalled = delivered.load(Ordering::SeqCst);
-    assert!(stalled <= bound, "{stalled} bytes delivered, bound {bound}");
-    thread::sleep(Duration::from_millis(200));
-    assert_eq!(delivered.load(Ordering::SeqCst), stalled, "still flowing");
+    thread::sleep(CHANCE_TO_OVERRUN);
+    client.acked.store(true, Ordering::SeqCst);
+    let before_ack = client.before_ack.load(Ordering::SeqCst);
+    assert!(
+        before_ack <= bound,
+        "{before_ack} bytes delivered before the ack, bound {bound}"
+    );
 
-    session.ack(id, stalled);
+    session.ack(id, before_ack + replayed);
     wait_until("output to resume after the ack", || {
-        delivered.load(Ordering::SeqCst) > stalled
+        client.delivered() > before_ack
     });
 
     session.kill();
     assert_eq!(wait_exit(&exits).signal.as_deref(), Some("SIGHUP"));
 }
 
+/// Regression (a test race, not a product one): the fast client learnt its id only once
+/// `attach` had returned, so the acknowledgements of the batches it got before were lost (and
+/// its replay was never acknowledged). On a busy machine that left it past the high watermark
+/// itself: the terminal was rightly paused for it, and the slow client never reached the mark.
 #[test]
 fn detaching_a_slow_client_releases_its_backpressure() {
     let config = PtyConfig::default();
@@ -560,37 +633,23 @@ fn detaching_a_slow_client_releases_its_backpressure() {
     let session = PortablePtyHost::with_config(config.clone())
         .spawn(new_id(), &spec("yes", &[]), on_exit)
         .unwrap();
-    // A fast client acknowledging every batch as it arrives (from inside its sink).
-    let fast_delivered = Arc::new(AtomicUsize::new(0));
-    let fast_id = Arc::new(AtomicU64::new(0));
-    let fast_sink: OutputSink = {
-        let session = Arc::downgrade(&session);
-        let fast_delivered = Arc::clone(&fast_delivered);
-        let fast_id = Arc::clone(&fast_id);
-        Box::new(move |batch: &[u8]| {
-            fast_delivered.fetch_add(batch.len(), Ordering::SeqCst);
-            if let Some(session) = session.upgrade() {
-                session.ack(fast_id.load(Ordering::SeqCst), batch.len());
-            }
-        })
-    };
-    fast_id.store(session.attach(fast_sink, None).id, Ordering::SeqCst);
-    let (slow_sink, slow_delivered) = counting_sink();
-    let slow = session.attach(slow_sink, None).id;
+    let fast_delivered = attach_acking_client(&session);
+    let (slow, slow_id, replayed) = SlowClient::attach(session.as_ref());
 
     wait_until("the slow client to reach the high watermark", || {
-        slow_delivered.load(Ordering::SeqCst) > config.high_watermark
+        slow.delivered() + replayed > config.high_watermark
     });
-    thread::sleep(Duration::from_millis(300));
+    // Each batch reaches the fast client first (it attached first), so this is all it got
+    // before the pause.
     let stalled = fast_delivered.load(Ordering::SeqCst);
-    thread::sleep(Duration::from_millis(200));
+    thread::sleep(CHANCE_TO_OVERRUN);
     assert_eq!(
         fast_delivered.load(Ordering::SeqCst),
         stalled,
         "the slow client should hold everyone back"
     );
 
-    session.detach(slow);
+    session.detach(slow_id);
     wait_until("output to resume after the detach", || {
         fast_delivered.load(Ordering::SeqCst) > stalled + config.high_watermark
     });

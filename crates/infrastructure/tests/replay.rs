@@ -41,14 +41,27 @@ impl Log {
     }
 
     fn wait_for(&self, needle: &str) {
+        self.wait_until(&format!("{needle:?}"), |bytes| {
+            String::from_utf8_lossy(bytes).contains(needle)
+        });
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&[u8]) -> bool) {
         let deadline = Instant::now() + PATIENCE;
-        while !String::from_utf8_lossy(&self.bytes()).contains(needle) {
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {needle:?}"
-            );
+        while !done(&self.bytes()) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
             thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// Waits until `less` has drawn a whole screen after byte `from` (a first one, or after
+    /// clearing the screen again): it ends with its prompt, the one place it erases to the end
+    /// of the line.
+    fn wait_for_less_screen(&self, from: usize, cleared: bool) {
+        self.wait_until("less to draw its screen", |bytes| {
+            let drawn = &bytes[from.min(bytes.len())..];
+            drawn.ends_with(b"\x1b[K") && (!cleared || drawn.windows(4).any(|w| w == b"\x1b[2J"))
+        });
     }
 }
 
@@ -57,6 +70,7 @@ struct Running {
     exits: Receiver<ExitInfo>,
     /// A client attached before the program printed anything.
     live: Log,
+    _gate: tempfile::TempDir,
 }
 
 impl Drop for Running {
@@ -67,11 +81,19 @@ impl Drop for Running {
 }
 
 fn start(script: &str, cwd: &Path) -> Running {
+    // The program waits for its first client: on a busy machine it could otherwise have
+    // drawn its screen before, and the first client would get that as a replay.
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
+    let script = format!(
+        "until [ -e '{}' ]; do sleep 0.01; done\n{script}",
+        go.display()
+    );
     let spec = SpawnSpec {
         env: BTreeMap::from([("TERM".to_owned(), "xterm-256color".to_owned())]),
         cwd: cwd.to_owned(),
         size: WIDE,
-        ..sh(script)
+        ..sh(&script)
     };
     let (tx, exits) = mpsc::channel();
     let session = PortablePtyHost::new()
@@ -84,33 +106,21 @@ fn start(script: &str, cwd: &Path) -> Running {
         )
         .unwrap();
     let live = Log::default();
-    // Any output before this point comes as the replay, drawn at the same size.
     let replay = session.attach(live.sink(), None).replay;
     live.0.lock().unwrap().splice(0..0, replay);
+    std::fs::write(&go, "").unwrap();
     Running {
         session,
         exits,
         live,
+        _gate: gate,
     }
 }
 
-/// Waits until the terminal has printed nothing for a while.
-fn quiet(log: &Log) {
-    let mut last = log.bytes().len();
-    loop {
-        thread::sleep(Duration::from_millis(300));
-        let now = log.bytes().len();
-        if now == last {
-            return;
-        }
-        last = now;
-    }
-}
-
-/// Resizes the terminal by attaching a second client at `size`; returns what that client shows
-/// and what the first one shows, each in a terminal of its own that followed its own stream.
+/// Resizes the terminal by attaching a second client at `size`; returns what that client shows,
+/// its log and how much of the first client's log came before the resize. The program must be
+/// waiting, all its output shown, so that nothing comes in between.
 fn attach_at(run: &Running, size: TerminalSize) -> (Shown, Log, usize) {
-    quiet(&run.live);
     let before_resize = run.live.bytes().len();
     let late = Log::default();
     let replay = run.session.attach(late.sink(), Some(size)).replay;
@@ -129,6 +139,23 @@ fn live_view(live: &Log, before_resize: usize, size: TerminalSize) -> Shown {
     shown.resize(size);
     shown.feed(&bytes[before_resize..]);
     shown
+}
+
+/// Waits until the second client shows what the first one shows (both get the same batches,
+/// the first one a moment earlier); fails with their first difference after the patience.
+fn wait_for_same_view(late: &Log, live: &Log, before_resize: usize, size: TerminalSize) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let mut late_view = Shown::new(size, SCROLLBACK);
+        late_view.feed(&late.bytes());
+        let live_view = live_view(live, before_resize, size);
+        let same = late_view.rows() == live_view.rows() && late_view.cursor() == live_view.cursor();
+        if same || Instant::now() >= deadline {
+            assert_same_view(&late_view, &live_view);
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn assert_same_view(late: &Shown, live: &Shown) {
@@ -171,9 +198,9 @@ fn narrowed_shell_replay(cols: u16) {
     assert_same_view(&late_view, &live);
     // Both keep going the same way.
     run.session.write(b"typed\n").unwrap();
-    run.live.wait_for("got typed");
-    late.wait_for("got typed");
-    quiet(&late);
+    // The program's last output before it waits again.
+    run.live.wait_for("got typed\r\n");
+    late.wait_for("got typed\r\n");
     late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
@@ -206,8 +233,7 @@ printf '\033[?1049l\033[?25h\033[?1l\033[?2004l'; echo after; echo DONE; read y"
     assert_same_view(&late_view, &live);
     // Leaving it shows the same main screen, reflowed, in both.
     run.session.write(b"\n").unwrap();
-    late.wait_for("DONE");
-    quiet(&late);
+    late.wait_for("DONE\r\n");
     let mut late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     let live = live_view(&run.live, before_resize, size);
@@ -235,16 +261,15 @@ fn less_redraws_over_the_replay_as_over_the_live_terminal() {
         "printf 'before less\\n'; LESS= less -R file.txt; echo LEFT; read x",
         folder.path(),
     );
-    run.live.wait_for("file.txt");
+    run.live.wait_for_less_screen(0, false);
     let size = TerminalSize { rows: 20, cols: 50 };
     let (_, late, before_resize) = attach_at(&run, size);
-    quiet(&late);
-    let mut late_view = Shown::new(size, SCROLLBACK);
-    late_view.feed(&late.bytes());
-    assert_same_view(&late_view, &live_view(&run.live, before_resize, size));
+    // The resize makes less draw its screen again; the first client gets all of it live (the
+    // second may get its start in the replay, and its end a moment after the first).
+    run.live.wait_for_less_screen(before_resize, true);
+    wait_for_same_view(&late, &run.live, before_resize, size);
     run.session.write(b"q").unwrap();
-    late.wait_for("LEFT");
-    quiet(&late);
+    late.wait_for("LEFT\r\n");
     let mut late_view = Shown::new(size, SCROLLBACK);
     late_view.feed(&late.bytes());
     assert_same_view(&late_view, &live_view(&run.live, before_resize, size));

@@ -165,7 +165,6 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::thread;
-    use std::time::Duration;
 
     fn hub(high: usize, low: usize) -> OutputHub {
         OutputHub::new(10_000, high, low)
@@ -216,7 +215,10 @@ mod tests {
                 }
             })
         };
-        thread::sleep(Duration::from_millis(1));
+        // Attaches once the stream has started (wherever it is by then).
+        while hub.total() == 0 {
+            thread::yield_now();
+        }
         let (sink, seen) = collector();
         let attachment = hub.attach(sink);
         publisher.join().unwrap();
@@ -277,7 +279,8 @@ mod tests {
             let hub = Arc::clone(&hub);
             thread::spawn(move || hub.wait_while_paused())
         };
-        thread::sleep(Duration::from_millis(20));
+        // Paused: it cannot return before the ack, however long it is given.
+        assert!(!waiter.is_finished(), "returned while paused");
         hub.ack(id, 50);
         waiter.join().unwrap();
     }

@@ -244,11 +244,12 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
     use std::io;
-    use std::sync::mpsc;
     use std::thread;
 
+    /// No flush falls due by itself during a test (a test that needs one brings its flush time
+    /// forward), so what the reader does never depends on how fast the test thread runs.
     const BATCHING: Batching = Batching {
-        interval: Duration::from_millis(16),
+        interval: Duration::from_secs(24 * 3_600),
         max_bytes: 64 * 1024,
         exit_drain: Duration::from_secs(2),
     };
@@ -288,14 +289,40 @@ mod tests {
         Reads(vec![vec![b'x'; size]; count].into_iter())
     }
 
+    /// Polls `done` (a hang guard, not a timing assertion).
+    fn wait_until(what: &str, done: impl Fn() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !done() {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The flusher has looked at the state and waits: for `until`, or to be woken (`None`).
+    fn wait_for_the_flusher_to_wait(pump: &Pump, until: Option<Instant>) {
+        wait_until("the flusher to wait", || {
+            lock(&pump.state).flusher_up_at == until
+        });
+    }
+
+    /// What the passing of time would do, brought forward: the pending batch falls due now.
+    fn make_due(pump: &Pump) {
+        pump.update(|state| state.flush_at = Some(Instant::now()));
+    }
+
+    fn spawn_flusher(
+        pump: &Arc<Pump>,
+        hub: &Arc<OutputHub>,
+    ) -> thread::JoinHandle<Option<ExitInfo>> {
+        let (pump, hub) = (Arc::clone(pump), Arc::clone(hub));
+        thread::spawn(move || run(&pump, &hub))
+    }
+
     /// Runs the reader over `reads` and the flusher, with the exit reported after the reads.
     fn pump_all(reads: Reads, batching: Batching) -> (Option<ExitInfo>, Vec<usize>) {
         let (hub, log) = hub_with_batch_log();
         let pump = Pump::new(batching);
-        let flusher = {
-            let (pump, hub) = (Arc::clone(&pump), Arc::clone(&hub));
-            thread::spawn(move || run(&pump, &hub))
-        };
+        let flusher = spawn_flusher(&pump, &hub);
         read_loop(reads, &pump, &hub, 64 * 1024);
         pump.exit_reporter().exited(EXIT);
         let exit = flusher.join().unwrap();
@@ -331,18 +358,13 @@ mod tests {
     fn a_batch_due_while_the_pty_is_quiet_is_flushed_by_the_flusher() {
         let (hub, log) = hub_with_batch_log();
         let pump = Pump::new(BATCHING);
-        let flusher = {
-            let (pump, hub) = (Arc::clone(&pump), Arc::clone(&hub));
-            thread::spawn(move || run(&pump, &hub))
-        };
+        let flusher = spawn_flusher(&pump, &hub);
         pump.output(&hub, b"lead");
         pump.output(&hub, b"tail");
         assert_eq!(*log.lock().unwrap(), vec![4]);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while log.lock().unwrap().len() < 2 {
-            assert!(Instant::now() < deadline, "the batch was never flushed");
-            thread::sleep(Duration::from_millis(5));
-        }
+        // No more reads: only the flusher can publish it.
+        make_due(&pump);
+        wait_until("the batch to be flushed", || log.lock().unwrap().len() == 2);
         assert_eq!(*log.lock().unwrap(), vec![4, 4]);
         pump.update(|state| state.reader_done = true);
         drop(pump.exit_reporter());
@@ -356,34 +378,27 @@ mod tests {
             max_bytes: 8,
             ..BATCHING
         });
-        let flusher = {
-            let (pump, hub) = (Arc::clone(&pump), Arc::clone(&hub));
-            thread::spawn(move || run(&pump, &hub))
-        };
+        let flusher = spawn_flusher(&pump, &hub);
         pump.output(&hub, b"lead");
-        // A batch: the flusher is woken for its flush time...
+        // A batch: the flusher is woken for its flush time and waits for it...
         pump.output(&hub, b"12");
-        // ...wait until it sleeps on that time, then the reader flushes the batch by size.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while lock(&pump.state).flusher_up_at.is_none() {
-            assert!(
-                Instant::now() < deadline,
-                "the flusher never waited for the batch"
-            );
-            thread::sleep(Duration::from_millis(1));
-        }
+        let first_due = lock(&pump.state).flush_at;
+        wait_for_the_flusher_to_wait(&pump, first_due);
+        // ...then the reader flushes that batch by size...
         pump.output(&hub, b"345678");
-        // The next batch's flush time is later than the flusher's wake-up: it is not woken
-        // again, and must still flush this batch once it is due.
+        // ...and starts the next one, due later than the flusher's wake-up: it is not woken.
         pump.output(&hub, b"tail");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while log.lock().unwrap().len() < 3 {
-            assert!(
-                Instant::now() < deadline,
-                "the last batch was never flushed"
-            );
-            thread::sleep(Duration::from_millis(5));
-        }
+        let second_due = lock(&pump.state).flush_at;
+        assert!(second_due >= first_due);
+        assert_eq!(lock(&pump.state).flusher_up_at, first_due, "woken again");
+        // Its wake-up, brought forward (a notification changes nothing else): it must now wait
+        // for the later batch, and flush it once due.
+        pump.wake.notify_one();
+        wait_for_the_flusher_to_wait(&pump, second_due);
+        make_due(&pump);
+        wait_until("the last batch to be flushed", || {
+            log.lock().unwrap().len() == 3
+        });
         assert_eq!(*log.lock().unwrap(), vec![4, 8, 4]);
         pump.update(|state| state.reader_done = true);
         drop(pump.exit_reporter());
@@ -413,19 +428,11 @@ mod tests {
         let pump = Pump::new(BATCHING);
         let reporter = pump.exit_reporter();
         read_loop(reads(3, 10), &pump, &hub, 64);
-        let (tx, rx) = mpsc::channel();
-        let flusher = {
-            let (pump, hub) = (Arc::clone(&pump), Arc::clone(&hub));
-            thread::spawn(move || {
-                let exit = run(&pump, &hub);
-                tx.send(()).unwrap();
-                exit
-            })
-        };
-        assert!(
-            rx.recv_timeout(Duration::from_millis(50)).is_err(),
-            "ended before the exit"
-        );
+        let flusher = spawn_flusher(&pump, &hub);
+        // The reader is done, the waiter is not: the flusher waits (here for the batch's flush
+        // time) instead of ending.
+        let due = lock(&pump.state).flush_at;
+        wait_for_the_flusher_to_wait(&pump, due);
         reporter.exited(ExitInfo { code: 7, ..EXIT });
         drop(reporter);
         assert_eq!(flusher.join().unwrap().map(|e| e.code), Some(7));

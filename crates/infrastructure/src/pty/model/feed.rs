@@ -300,8 +300,16 @@ mod tests {
         assert!(flood.len() > GATHER_BYTES);
         // A gathered flood: the feeder parses it at once and defers its last lines...
         publish(&feed, &mut expected, &flood);
-        // ...which, once the flood has stopped, are what the screen shows.
-        std::thread::sleep(Duration::from_millis(100));
+        // ...which, once the flood has stopped (the feeder has taken it), are what the
+        // screen shows.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while !lock(&feed.queue).bytes.is_empty() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the feeder never took the flood"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
         publish(&feed, &mut expected, b"\x1b[2Kdone");
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();
