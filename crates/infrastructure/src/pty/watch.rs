@@ -331,11 +331,24 @@ mod tests {
         rx.recv_timeout(Duration::from_millis(700)).is_err()
     }
 
-    /// A quiet `watch` (its first `Quiet` received).
+    /// A quiet `watch` (its first `Quiet` received). Quiet after a second: longer than the
+    /// test thread may be held up between a resize and the redraw it feeds.
     fn quiet_watch() -> (Arc<ScreenWatch>, mpsc::Receiver<TerminalSignal>) {
-        let (w, rx) = watch(None);
+        let (w, rx) = watch_quiet_after(None, Duration::from_secs(1));
         assert_eq!(next(&rx), TerminalSignal::Quiet);
         (w, rx)
+    }
+
+    /// Waits for the ticker to end the redraw that followed a resize.
+    fn redraw_over(w: &ScreenWatch) {
+        let started = Instant::now();
+        while lock(&w.screen).redraw_since.is_some() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the redraw never ended"
+            );
+            std::thread::sleep(TICK);
+        }
     }
 
     #[test]
@@ -350,7 +363,8 @@ mod tests {
         w.feed(b"\x1b[2J\x1b[H$ ");
         w.feed(b"\x1b[20;1Hstatus line");
         assert!(silent(&rx), "a redraw was taken for work");
-        // Once the redraw is over, output is activity again.
+        // Once the redraw is over (quiet again), output is activity again.
+        redraw_over(&w);
         w.feed(b"building...");
         assert_eq!(next(&rx), TerminalSignal::Active);
     }
