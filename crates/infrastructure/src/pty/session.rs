@@ -299,6 +299,11 @@ impl TerminalSession for PtySession {
     }
 
     fn resize(&self, size: TerminalSize) -> Result<(), PtyError> {
+        // The watch first: the program may redraw for the new size as soon as the PTY is
+        // resized, and that redraw must reach a watch that expects it (else it reads as work).
+        if let Some(watch) = self.shared.output.watch() {
+            watch.resize(size);
+        }
         {
             let master = lock(&self.shared.master);
             let master = master.as_ref().ok_or(PtyError::Closed)?;
@@ -307,9 +312,6 @@ impl TerminalSession for PtySession {
                 .map_err(|e| PtyError::Io(format!("{e:#}")))?;
         }
         self.shared.output.resize(size);
-        if let Some(watch) = self.shared.output.watch() {
-            watch.resize(size);
-        }
         Ok(())
     }
 
