@@ -86,3 +86,47 @@ describe("command palette", () => {
     assert.deepEqual(pageErrors, []);
   });
 });
+
+describe("cell numbers", () => {
+  let page;
+  const pageErrors = [];
+
+  useWorkspace({ viewport: { width: 1280, height: 800 }, pageErrors }, (opened) => ({ page } = opened));
+
+  const cellBox = (nodeId) => page.locator(`[data-testid="cell"][data-node-id="${nodeId}"]`);
+  const splitCell = async (nodeId, command) => {
+    const before = (await cells(page)).length;
+    await cellBox(nodeId).locator('[data-testid="cell-header"]').click({ position: { x: 4, y: 4 } });
+    await page.keyboard.press("Control+Shift+P");
+    await page.locator('[data-testid="palette-input"]').fill(command);
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => (await cells(page)).length === before + 1, `no new cell after ${command}`);
+  };
+
+  it("numbers a 2×2 grid's cells in reading order, shows the number, and Alt+n follows it", async () => {
+    const [a] = await cells(page);
+    await splitCell(a.nodeId, "split right");
+    const b = (await cells(page)).find((c) => c.nodeId !== a.nodeId);
+    // Split the left column first, so that the tree's order (A, C, B, D) differs from reading order.
+    await splitCell(a.nodeId, "split down");
+    await splitCell(b.nodeId, "split down");
+    const boxes = await page.$$eval('[data-testid="cell"]', (elements) =>
+      elements.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { nodeId: e.dataset.nodeId, top: Math.round(r.top), left: Math.round(r.left) };
+      }),
+    );
+    const reading = [...boxes].sort((p, q) => p.top - q.top || p.left - q.left).map((box) => box.nodeId);
+    assert.notDeepEqual(reading, boxes.map((box) => box.nodeId), "the grid's DOM order already is reading order: the test proves nothing");
+    for (const [index, nodeId] of reading.entries()) {
+      const number = cellBox(nodeId).locator('[data-testid="cell-number"]');
+      assert.equal((await number.textContent())?.trim(), String(index + 1), `cell ${index + 1} shows the wrong number`);
+      assert.ok(await number.isVisible(), `cell ${index + 1}'s number is hidden`);
+    }
+    for (const [index, nodeId] of reading.entries()) {
+      await page.keyboard.press(`Alt+${index + 1}`);
+      await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === nodeId)?.focused, `Alt+${index + 1} did not focus cell ${index + 1} (reading order)`);
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
 import { existingTerminal } from "../terminal/registry";
@@ -18,6 +19,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const workspace = useWorkspace();
   const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
   const session = sessions.byCell.get(leaf.id);
+  const number = cellsInOrder(workspace.layouts.layouts, layoutId).indexOf(leaf.id) + 1;
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
   const agentName = session ? (session.agentId ? (agent?.name ?? "agent") : "shell") : "";
   // The agent of this cell (running here, or assigned to it) may be answering another's ask.
@@ -97,6 +99,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       {...drag.target}
     >
       <CellHeader
+        number={number}
         session={session}
         agent={agent}
         profile={agent ? data.profilesById.get(agent.profileId) : undefined}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { request } from "../api";
 import { filterActions, paletteActions, type PaletteAction } from "../state/palette";
 import { nextNeedingYou } from "../state/attention";
-import { findLeaf, leavesOf } from "../state/layoutTree";
+import { findLeaf, leavesInReadingOrder } from "../state/layoutTree";
 import type { Agent, Layouts, SessionInfo } from "../types";
 import { useWorkspace } from "../state/workspace";
 
@@ -133,7 +133,7 @@ function nextOf(
   agents: Map<string, Agent>,
 ): { layoutId: string; nodeId: string; name: string } | null {
   const order = new Map<string, number>();
-  for (const layout of layouts?.layouts ?? []) for (const leaf of leavesOf(layout.tree)) order.set(leaf.id, order.size);
+  for (const layout of layouts?.layouts ?? []) for (const leaf of leavesInReadingOrder(layout.tree)) order.set(leaf.id, order.size);
   const next = nextNeedingYou(sessions, (s) => order.get(s.cell?.nodeId ?? "") ?? Number.MAX_SAFE_INTEGER, focused);
   if (!next?.cell) return null;
   return { layoutId: next.cell.layoutId, nodeId: next.cell.nodeId, name: agents.get(next.agentId ?? "")?.name ?? "an agent" };

@@ -1,5 +1,5 @@
 import type { Agent, Direction, Layouts, SessionInfo } from "../types";
-import { leavesOf } from "./layoutTree";
+import { leavesInReadingOrder } from "./layoutTree";
 
 /** One action of the command palette. */
 export interface PaletteAction {
@@ -90,8 +90,9 @@ export function filterActions(actions: PaletteAction[], query: string): PaletteA
   });
 }
 
-/** The cells of a layout in reading order, for Alt+1…9. */
+/** The cells of a layout in reading order (top to bottom, then left to right), for Alt+1…9
+ * and the numbers on the cells. */
 export function cellsInOrder(layouts: Layouts | null, layoutId: string | undefined): string[] {
   const layout = layouts?.layouts.find((l) => l.id === layoutId);
-  return layout ? leavesOf(layout.tree).map((leaf) => leaf.id) : [];
+  return layout ? leavesInReadingOrder(layout.tree).map((leaf) => leaf.id) : [];
 }
