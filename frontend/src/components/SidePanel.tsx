@@ -12,7 +12,7 @@ import { PersonaEditor } from "./PersonaEditor";
 type SideView = "agents" | "permissions";
 
 /** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
-export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
+export function SidePanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boolean }) {
   const [view, setView] = useState<SideView>("agents");
 
   useEffect(() => {
@@ -20,7 +20,7 @@ export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
   }, [newAgentSeq]);
 
   return (
-    <aside className="side-panel" data-testid="side-panel">
+    <aside className="side-panel" data-testid="side-panel" hidden={hidden}>
       <div className="side-tabs" role="tablist">
         {(["agents", "permissions"] as const).map((v) => (
           <button

@@ -154,7 +154,8 @@ export function Workspace() {
         <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
         <div className="main">
-          {sidePanelOpen && <SidePanel newAgentSeq={newAgentSeq} />}
+          {/* Hidden, not unmounted: an unsaved persona edit stays (and still guards a reload). */}
+          <SidePanel newAgentSeq={newAgentSeq} hidden={!sidePanelOpen} />
           <section className="workspace">
             {layouts.layouts && <TabBar layouts={layouts.layouts} />}
             <NotifyOptIn optIn={notifications} />
