@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { useCommands } from "../state/commandBus";
 import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
@@ -51,6 +52,14 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       (picker ?? root.current)?.focus();
     }
   }, [focusRequest, leaf.id, claimFocus, showTerminal, sessionId]);
+
+  // The palette's cell commands run the header's own actions.
+  useCommands(`cell:${leaf.id}`, (command) => {
+    if (command === "stop") void actions.stop();
+    else if (command === "restart") void actions.restart();
+    else if (command === "find" && session) setSearchOpen(true);
+    else if (command === "change" && session) setPicking(true);
+  });
 
   // Ctrl+Shift+F inside the terminal opens this cell's search bar.
   useEffect(() => {

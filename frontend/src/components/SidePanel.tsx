@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { onEvent, request } from "../api";
+import { useCommands } from "../state/commandBus";
 import { useConfirm } from "../state/confirm";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
@@ -18,6 +19,10 @@ export function SidePanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden
   useEffect(() => {
     if (newAgentSeq > 0) setView("agents");
   }, [newAgentSeq]);
+
+  useCommands("side-panel", (command) => {
+    if (command === "agents" || command === "permissions") setView(command);
+  });
 
   return (
     <aside className="side-panel" data-testid="side-panel" hidden={hidden}>
