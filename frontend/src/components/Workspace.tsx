@@ -169,6 +169,7 @@ export function Workspace() {
             toggleSidePanel: () => setSidePanelOpen((o) => !o),
             showPermissions: () => showSideView("permissions"),
             showAgents: () => showSideView("agents"),
+            showShortcuts: () => sendCommand("shortcuts", "open"),
           }}
         />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}

@@ -4,8 +4,8 @@
 
 import { useEffect, useRef } from "react";
 
-/** Who a command is for: one cell, one layout tab, the tab bar, the side panel. */
-export type CommandTarget = `cell:${string}` | `layout:${string}` | "tabbar" | "side-panel";
+/** Who a command is for: one cell, one layout tab, the tab bar, the side panel, the shortcuts' help. */
+export type CommandTarget = `cell:${string}` | `layout:${string}` | "tabbar" | "side-panel" | "shortcuts";
 
 const bus = new EventTarget();
 

@@ -52,6 +52,7 @@ export interface PalettePanels {
   toggleSidePanel(): void;
   showPermissions(): void;
   showAgents(): void;
+  showShortcuts(): void;
 }
 
 /** Every action the palette offers now, most useful first. */
@@ -132,6 +133,7 @@ function panelActions(panels: PalettePanels): PaletteAction[] {
     { id: "permissions", label: "Show the permissions", run: panels.showPermissions },
     { id: "agents", label: "Show the agents", run: panels.showAgents },
     { id: "side-panel", label: `${panels.sidePanelOpen ? "Hide" : "Show"} the side panel`, run: panels.toggleSidePanel },
+    { id: "shortcuts", label: "Keyboard shortcuts", run: panels.showShortcuts },
   ];
 }
 
