@@ -144,6 +144,19 @@ export function describeError(error: unknown): string {
   return describe ? describe(error) : `${capitalise(error.message)} (${error.code})`;
 }
 
+/** Readable text for a request's recorded failure, which keeps only the code and the message
+ * (so a text that names a detail, like the missing command, finds it in the message). */
+export function describeFailure(failure: { code: string; message: string }): string {
+  if (!(failure.code in DESCRIBE)) return capitalise(failure.message);
+  const details = failure.code === "COMMAND_NOT_FOUND" ? { command: commandIn(failure.message) } : {};
+  return describeError({ ...details, ...failure });
+}
+
+/** The command of a "command not found: X" message (the whole message if it has another shape). */
+function commandIn(message: string): string {
+  return /not found:\s*(.+)$/.exec(message)?.[1]?.trim() ?? message;
+}
+
 /** Something the user can do about an error. */
 export type ErrorAction = { kind: "goToCell"; label: string; layoutId: string; nodeId: string };
 

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { cells, useWorkspace, waitUntil } from "./helpers.mjs";
+import { cells, rpc, useWorkspace, waitUntil } from "./helpers.mjs";
 
 describe("command palette", () => {
   let server;
@@ -83,6 +83,135 @@ describe("command palette", () => {
   it("opens the new agent form", async () => {
     await runCommand("new agent");
     await page.locator('[data-testid="create-agent-name"]').waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe("cell numbers", () => {
+  let page;
+  const pageErrors = [];
+
+  useWorkspace({ viewport: { width: 1280, height: 800 }, pageErrors }, (opened) => ({ page } = opened));
+
+  const cellBox = (nodeId) => page.locator(`[data-testid="cell"][data-node-id="${nodeId}"]`);
+  const splitCell = async (nodeId, command) => {
+    const before = (await cells(page)).length;
+    await cellBox(nodeId).locator('[data-testid="cell-header"]').click({ position: { x: 4, y: 4 } });
+    await page.keyboard.press("Control+Shift+P");
+    await page.locator('[data-testid="palette-input"]').fill(command);
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => (await cells(page)).length === before + 1, `no new cell after ${command}`);
+  };
+
+  it("numbers a 2×2 grid's cells in reading order, shows the number, and Alt+n follows it", async () => {
+    const [a] = await cells(page);
+    await splitCell(a.nodeId, "split right");
+    const b = (await cells(page)).find((c) => c.nodeId !== a.nodeId);
+    // Split the left column first, so that the tree's order (A, C, B, D) differs from reading order.
+    await splitCell(a.nodeId, "split down");
+    await splitCell(b.nodeId, "split down");
+    const boxes = await page.$$eval('[data-testid="cell"]', (elements) =>
+      elements.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { nodeId: e.dataset.nodeId, top: Math.round(r.top), left: Math.round(r.left) };
+      }),
+    );
+    const reading = [...boxes].sort((p, q) => p.top - q.top || p.left - q.left).map((box) => box.nodeId);
+    assert.notDeepEqual(reading, boxes.map((box) => box.nodeId), "the grid's DOM order already is reading order: the test proves nothing");
+    for (const [index, nodeId] of reading.entries()) {
+      const number = cellBox(nodeId).locator('[data-testid="cell-number"]');
+      assert.equal((await number.textContent())?.trim(), String(index + 1), `cell ${index + 1} shows the wrong number`);
+      assert.ok(await number.isVisible(), `cell ${index + 1}'s number is hidden`);
+    }
+    for (const [index, nodeId] of reading.entries()) {
+      await page.keyboard.press(`Alt+${index + 1}`);
+      await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === nodeId)?.focused, `Alt+${index + 1} did not focus cell ${index + 1} (reading order)`);
+    }
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe("every action in the palette", () => {
+  let page;
+  const pageErrors = [];
+
+  useWorkspace({ viewport: { width: 1280, height: 800 }, pageErrors }, (opened) => ({ page } = opened));
+
+  const palette = () => page.locator('[data-testid="command-palette"]');
+  const runCommand = async (text) => {
+    await page.keyboard.press("Control+Shift+P");
+    await palette().waitFor();
+    await page.locator('[data-testid="palette-input"]').fill(text);
+    const first = page.locator('[data-testid="palette-list"] [role="option"]').first();
+    await waitUntil(async () => (await first.count()) > 0 && !/No command/.test(await first.textContent()), `no command matches "${text}"`);
+    await page.keyboard.press("Enter");
+    await palette().waitFor({ state: "detached" });
+  };
+  const confirmIfAsked = async () => {
+    const ok = page.locator('[data-testid="confirm-ok"]');
+    await ok.waitFor({ timeout: 10000 });
+    await ok.click();
+  };
+  const tabs = () => page.locator('[data-testid="tab"]');
+  const shown = (testId) => page.locator(`[data-testid="${testId}"]`).isVisible();
+
+  it("layouts: new, rename, delete", async () => {
+    await runCommand("new layout");
+    await waitUntil(async () => (await tabs().count()) === 2, "no new layout");
+    await runCommand("rename layout");
+    const input = page.locator('[data-testid="tab-rename-input"]');
+    await input.waitFor();
+    await input.fill("Renamed");
+    await page.keyboard.press("Enter");
+    await waitUntil(async () => (await tabs().allTextContents()).some((t) => t.includes("Renamed")), "not renamed");
+    await runCommand("delete layout");
+    await confirmIfAsked();
+    await waitUntil(async () => (await tabs().count()) === 1, "the layout was not deleted");
+  });
+
+  it("a cell: zoom, find, restart, stop", async () => {
+    await page.locator('[data-testid="cell-header"]').first().click({ position: { x: 4, y: 4 } });
+    await runCommand("split right");
+    await waitUntil(async () => (await cells(page)).length === 2, "no second cell");
+    await runCommand("open a shell here");
+    const session = await waitUntil(async () => (await cells(page)).find((c) => c.focused)?.sessionId, "no shell in the focused cell");
+    const cellNode = (await cells(page)).find((c) => c.sessionId === session).nodeId;
+    const rpcSession = async () => {
+      const here = (await rpc(page, "listSessions", null)).filter((s) => s.cell?.nodeId === cellNode);
+      return here.find((s) => s.status === "running") ?? here.at(-1);
+    };
+    const first = await waitUntil(async () => (await rpcSession())?.pid, "no pid");
+
+    await runCommand("zoom");
+    await waitUntil(async () => (await cells(page)).length === 1, "not zoomed");
+    await runCommand("restore the layout");
+    await waitUntil(async () => (await cells(page)).length === 2, "not restored");
+
+    await page.locator(`[data-testid="cell"][data-node-id="${cellNode}"] [data-testid="cell-header"]`).click({ position: { x: 4, y: 4 } });
+    await runCommand("find");
+    await page.locator(`[data-testid="cell"][data-node-id="${cellNode}"] [data-testid="search-bar"]`).waitFor();
+    await page.keyboard.press("Escape");
+
+    await runCommand("restart");
+    await confirmIfAsked();
+    await waitUntil(async () => {
+      const now = await rpcSession();
+      return now?.status === "running" && now.pid !== first;
+    }, "not restarted", 20000);
+    await runCommand("stop");
+    await confirmIfAsked();
+    await waitUntil(async () => (await rpcSession())?.status === "exited", "not stopped", 20000);
+  });
+
+  it("panels: sessions, requests, permissions, agents", async () => {
+    await runCommand("sessions overview");
+    await waitUntil(() => shown("sessions-overview"), "no sessions overview");
+    await runCommand("requests");
+    await waitUntil(() => shown("requests-panel"), "no requests panel");
+    await runCommand("permissions");
+    await waitUntil(() => shown("permissions-panel"), "no permissions panel");
+    await runCommand("show agents");
+    await waitUntil(() => shown("agent-new"), "no agents panel");
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,11 +1,13 @@
 // The permissions view of the side panel: both files with ALLOW / ASK / DENY badges and the
-// warnings, adding and removing a rule in the project's file, a hand edit picked up by Reload.
+// warnings, adding and removing a rule in the project's file (the remove buttons shown and
+// reached by Tab), an invalid rule refused by name with nothing written, the note that running
+// agents keep their sandbox until restarted and its restart, a hand edit picked up by Reload.
 
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, startServer, waitUntil } from "./helpers.mjs";
+import { launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
 
 describe("permissions", () => {
   let server;
@@ -65,20 +67,50 @@ describe("permissions", () => {
       ["ASK", "DENY"],
     );
 
-    await page.locator('[data-testid="perm-rule"]', { hasText: "bash(oops)" }).hover();
-    await page.locator('[aria-label="Remove bash(oops)"]').click();
+    // Reachable without a mouse: shown, and focused by Tab from the rule before it.
+    const remove = page.locator('[aria-label="Remove bash(oops)"]');
+    assert.ok(await remove.isVisible(), "the remove button is hidden until hovered");
+    await page.locator('[aria-label="Remove Bash(rm *)"]').focus();
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Remove bash(oops)");
+    await page.keyboard.press("Enter");
     await waitUntil(async () => (await page.locator('[data-testid="perm-warning"]').count()) === 0, "the warning stays");
     assert.deepEqual((await projectRules()).deny, ["Bash(rm *)"]);
   });
 
-  it("saves an invalid rule and says why it is skipped", async () => {
-    await page.locator('[data-testid="perm-add-kind"]').selectOption("allow");
-    await page.locator('[data-testid="perm-add-rule"]').fill("Edit(src/[)");
+  it("refuses an invalid rule by name and writes nothing", async () => {
+    const before = await readFile(projectFile(), "utf8");
+    for (const bad of ["Bash(rm -rf", "Edit(src/[)"]) {
+      await page.locator('[data-testid="perm-add-kind"]').selectOption("deny");
+      await page.locator('[data-testid="perm-add-rule"]').fill(bad);
+      await page.locator('[data-testid="perm-add-submit"]').click();
+      const error = page.locator('[data-testid="perm-error"]');
+      await waitUntil(async () => ((await error.textContent()) ?? "").includes(bad), `the error does not name ${bad}`);
+      assert.equal(await page.locator('[data-testid="perm-add-rule"]').inputValue(), bad, "the typed rule is lost");
+      assert.equal(await readFile(projectFile(), "utf8"), before, `${bad} was written`);
+      assert.equal(await page.locator('[data-testid="perm-warning"]').count(), 0);
+    }
+    await page.locator('[data-testid="perm-add-rule"]').fill("");
+  });
+
+  it("says running agents keep their sandbox until restarted, and restarts them", async () => {
+    const agent = await rpc(page, "createAgent", { name: "Keeper", profileId: "shell" });
+    const layouts = await rpc(page, "getLayouts", {});
+    const layout = layouts.layouts[0];
+    const started = await rpc(page, "launchAgent", { agentId: agent.agentId, layoutId: layout.id, nodeId: layout.tree.id, rows: 24, cols: 80 });
+    await page.locator('[data-testid="perm-add-kind"]').selectOption("deny");
+    await page.locator('[data-testid="perm-add-rule"]').fill("Read(./secret)");
     await page.locator('[data-testid="perm-add-submit"]').click();
-    const warning = page.locator('[data-testid="perm-warning"]');
-    await warning.waitFor();
-    assert.match(await warning.textContent(), /Edit\(src\/\[\).*invalid path pattern/);
-    assert.equal(await file("project").locator(".perm-invalid").count(), 1);
+    const note = page.locator('[data-testid="perm-restart-note"]');
+    await waitUntil(async () => ((await note.textContent()) ?? "").includes("Keeper"), "no note naming the running agent");
+    assert.match(await note.textContent(), /until restarted/);
+    await note.locator('[data-testid="perm-restart"]').click();
+    await waitUntil(async () => {
+      const sessions = await rpc(page, "listSessions", {});
+      const running = sessions.find((s) => s.agentId === agent.agentId && s.status === "running");
+      return running && running.pid !== started.pid;
+    }, "the agent was not restarted", 20000);
+    await waitUntil(async () => (await note.count()) === 0, "the note stays after the restart");
   });
 
   it("reads a hand edit again on Reload", async () => {

@@ -44,7 +44,11 @@ export function AgentPicker(props: {
               elsewhere={live && live.cell?.nodeId !== leaf.id ? live : undefined}
               busy={props.busy}
               onLaunch={() => props.onLaunch(agent.agentId)}
-              onChat={data.profilesById.get(agent.profileId)?.structured ? () => props.onChat(agent.agentId) : undefined}
+              onChat={
+                data.profilesById.get(agent.profileId)?.structured && !data.missingProfiles.has(agent.profileId)
+                  ? () => props.onChat(agent.agentId)
+                  : undefined
+              }
             />
           );
         })}

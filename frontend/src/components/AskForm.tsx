@@ -6,7 +6,8 @@ import { useWorkspace } from "../state/workspace";
  * the list below like any other, with its answer. Only agents whose profile has a JSON mode. */
 export function AskForm() {
   const { data, reportError } = useWorkspace();
-  const askable = data.agents.filter((a) => data.profilesById.get(a.profileId)?.structured);
+  // Only agents whose CLI is installed: an ask to another could only fail.
+  const askable = data.agents.filter((a) => data.profilesById.get(a.profileId)?.structured && !data.missingProfiles.has(a.profileId));
   const [target, setTarget] = useState("");
   const [message, setMessage] = useState("");
   const chosen = askable.some((a) => a.agentId === target) ? target : (askable[0]?.agentId ?? "");

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { useCommands } from "../state/commandBus";
+import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
 import { existingTerminal } from "../terminal/registry";
@@ -18,6 +20,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const workspace = useWorkspace();
   const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
   const session = sessions.byCell.get(leaf.id);
+  const number = cellsInOrder(workspace.layouts.layouts, layoutId).indexOf(leaf.id) + 1;
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
   const agentName = session ? (session.agentId ? (agent?.name ?? "agent") : "shell") : "";
   // The agent of this cell (running here, or assigned to it) may be answering another's ask.
@@ -49,6 +52,14 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       (picker ?? root.current)?.focus();
     }
   }, [focusRequest, leaf.id, claimFocus, showTerminal, sessionId]);
+
+  // The palette's cell commands run the header's own actions.
+  useCommands(`cell:${leaf.id}`, (command) => {
+    if (command === "stop") void actions.stop();
+    else if (command === "restart") void actions.restart();
+    else if (command === "find" && session) setSearchOpen(true);
+    else if (command === "change" && session) setPicking(true);
+  });
 
   // Ctrl+Shift+F inside the terminal opens this cell's search bar.
   useEffect(() => {
@@ -97,6 +108,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       {...drag.target}
     >
       <CellHeader
+        number={number}
         session={session}
         agent={agent}
         profile={agent ? data.profilesById.get(agent.profileId) : undefined}

@@ -1,15 +1,16 @@
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { StateBadge } from "./StateBadge";
 import type { CellBusy } from "../hooks/useCellActions";
 import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
-import { visibleActions } from "../state/headerFit";
+import { useHeaderFit } from "../hooks/useHeaderFit";
 import { Icon, type IconName } from "./Icon";
 import { OverflowMenu, type MenuAction } from "./OverflowMenu";
 import { ProfileBadge } from "./ProfileBadge";
 import { SandboxBadge } from "./SandboxBadge";
 
 interface Props {
+  /** The cell's place in reading order (1-based), which Alt+1…9 goes to. */
+  number: number;
   session: SessionInfo | undefined;
   agent: Agent | undefined;
   profile: AgentProfile | undefined;
@@ -55,9 +56,6 @@ interface HeaderAction extends MenuAction {
   priority: number;
 }
 
-/** Width of an icon button (16 px icon, 4 px padding, 1 px border each side). */
-const ICON_WIDTH = 26;
-
 /** A cell's title bar: who runs there, its status, and the cell's actions. */
 export function CellHeader(props: Props) {
   const { session, agent, busy, drag } = props;
@@ -65,12 +63,17 @@ export function CellHeader(props: Props) {
   const title = session ? (session.agentId ? (agent?.name ?? "unknown agent") : "shell") : "";
   const running = session?.status === "running";
   const actions = headerActions(props, running);
-  const { header, status: statusRef, visible, measure } = useHeaderFit(actions, agent !== undefined);
+  const { header, essentials, visible, measure } = useHeaderFit(actions);
+  // A running agent's state ("needs you", "working") says more than "running": the status
+  // keeps only its dot then, and the state badge its whole width.
+  const stateShown = running && session?.agentId !== null && session?.agentId !== undefined;
+  const dotOnly = stateShown && busy === null;
   const hidden = actions.filter((action) => !visible.has(action.id));
 
   return (
     <div className="cell-header" data-testid="cell-header" ref={header}>
       <div
+        ref={essentials}
         className={`cell-drag${drag.draggable ? " draggable" : ""}`}
         data-testid="cell-drag"
         draggable={drag.draggable}
@@ -83,26 +86,32 @@ export function CellHeader(props: Props) {
             <Icon name="grip" />
           </span>
         )}
+        <span className="cell-number" data-testid="cell-number" title={props.number <= 9 ? `Cell ${props.number} (Alt+${props.number})` : `Cell ${props.number}`}>
+          {props.number}
+        </span>
         {session && (
           <span className="cell-title" data-testid="cell-title" title={session.pid ? `pid ${session.pid}` : undefined}>
             {title}
           </span>
         )}
-        {session && props.processTitle && (
-          <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
-            {props.processTitle}
-          </span>
-        )}
-        {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
-        {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
+        {stateShown && <StateBadge session={session} />}
         {props.answering !== null && (
           <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
             answering {props.answering === "You" ? "you" : props.answering}
           </span>
         )}
-        <StateBadge session={session} />
-        <span ref={statusRef} className={`status status-${status.kind}`} data-testid="cell-status" data-status={status.kind} role="status">
-          {status.text}
+        <span className={`status status-${status.kind}${dotOnly ? " status-dot" : ""}`} data-testid="cell-status" data-status={status.kind} role="status" title={dotOnly ? status.text : undefined}>
+          {dotOnly ? <span className="visually-hidden">{status.text}</span> : status.text}
+        </span>
+        {/* What gives way first when the header is narrow. */}
+        <span className="cell-extras">
+          {session && props.processTitle && (
+            <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
+              {props.processTitle}
+            </span>
+          )}
+          {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+          {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
         </span>
       </div>
       {actions
@@ -194,43 +203,4 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
     },
   );
   return actions;
-}
-
-/**
- * Keeps the header's actions to what fits beside the title and the full status: watches the
- * header's width, remembers each button's width once shown, and says which stay visible.
- */
-function useHeaderFit(actions: readonly HeaderAction[], badge: boolean) {
-  const header = useRef<HTMLDivElement>(null);
-  const status = useRef<HTMLSpanElement>(null);
-  const widths = useRef(new Map<string, number>());
-  const [width, setWidth] = useState(0);
-  const [statusWidth, setStatusWidth] = useState(0);
-
-  useLayoutEffect(() => {
-    const element = header.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => {
-      setWidth(element.clientWidth);
-      setStatusWidth(status.current?.offsetWidth ?? 0);
-    });
-    observer.observe(element);
-    if (status.current) observer.observe(status.current);
-    return () => observer.disconnect();
-  }, []);
-
-  const measure = useCallback((id: string, element: HTMLButtonElement | null) => {
-    if (element && element.offsetWidth > 0) widths.current.set(`${id}:${element.textContent ?? ""}`, element.offsetWidth);
-  }, []);
-
-  const items = actions.map((action, index) => ({
-    id: action.id,
-    width: action.icon ? ICON_WIDTH + 2 : (widths.current.get(`${action.id}:${action.text ?? ""}`) ?? 18 + 7 * (action.text?.length ?? 6)) + 2,
-    priority: action.priority * 100 + index,
-  }));
-  // The drag area keeps its padding, the grip, the title's minimum (`.cell-title`), a badge's
-  // minimum and the whole status.
-  const reserved = 12 + 16 + 36 + (badge ? 28 : 0) + statusWidth;
-  const visible = width === 0 ? new Set(actions.map((a) => a.id)) : visibleActions(items, width - reserved, ICON_WIDTH + 2);
-  return { header, status, visible, measure };
 }

@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import { request } from "../api";
-import { filterActions, paletteActions, type PaletteAction } from "../state/palette";
+import { sendCommand } from "../state/commandBus";
+import { filterActions, paletteActions, type PaletteAction, type PalettePanels } from "../state/palette";
 import { nextNeedingYou } from "../state/attention";
-import { findLeaf, leavesOf } from "../state/layoutTree";
+import { findLeaf, leavesInReadingOrder } from "../state/layoutTree";
 import type { Agent, Layouts, SessionInfo } from "../types";
 import { useWorkspace } from "../state/workspace";
 
-/** Ctrl+Shift+P (or the top bar's button): every action by name — split, close, launch an
- * agent here, go to an agent, show a layout, new agent. */
-export function CommandPalette({ open, onClose }: { open: boolean; onClose(): void }) {
+/** Ctrl+Shift+P (or the top bar's button): every action the UI offers, by name — the focused
+ * cell's (split, close, zoom, find, restart, stop, launch here), the layouts' (show, new,
+ * rename, delete), go to an agent, new agent, and the panels. */
+export function CommandPalette({ open, onClose, panels }: { open: boolean; onClose(): void; panels: PalettePanels }) {
   const workspace = useWorkspace();
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState(0);
@@ -22,14 +24,29 @@ export function CommandPalette({ open, onClose }: { open: boolean; onClose(): vo
     const active = all?.layouts.find((l) => l.id === all.active);
     const leaf = active && focused ? findLeaf(active.tree, focused) : null;
     const act = (promise: Promise<unknown>) => void promise.catch(reportError);
+    const session = leaf ? sessions.byCell.get(leaf.id) : undefined;
     return paletteActions({
       layouts: all,
       agents: data.agents,
       runningByAgent: sessions.runningByAgent,
       focused:
         active && leaf
-          ? { layoutId: active.id, nodeId: leaf.id, empty: !sessions.byCell.get(leaf.id) || sessions.byCell.get(leaf.id)?.status !== "running" }
+          ? {
+              layoutId: active.id,
+              nodeId: leaf.id,
+              empty: session?.status !== "running",
+              session: session ? (session.status === "running" ? "running" : "exited") : null,
+              zoomed: workspace.zoomed === leaf.id,
+            }
           : null,
+      missingProfiles: data.missingProfiles,
+      activeLayout: active ? { id: active.id, name: active.name, deletable: (all?.layouts.length ?? 0) > 1 } : null,
+      cellCommand: (nodeId, command) => sendCommand(`cell:${nodeId}`, command),
+      toggleZoom: workspace.toggleZoom,
+      newLayout: () => sendCommand("tabbar", "new"),
+      renameLayout: (layoutId) => sendCommand(`layout:${layoutId}`, "rename"),
+      deleteLayout: (layoutId) => sendCommand(`layout:${layoutId}`, "delete"),
+      panels,
       goToCell: workspace.goToCell,
       split: (layoutId, nodeId, direction) =>
         act(request("splitCell", { layoutId, nodeId, direction }).then((created) => workspace.requestFocus(created))),
@@ -133,7 +150,7 @@ function nextOf(
   agents: Map<string, Agent>,
 ): { layoutId: string; nodeId: string; name: string } | null {
   const order = new Map<string, number>();
-  for (const layout of layouts?.layouts ?? []) for (const leaf of leavesOf(layout.tree)) order.set(leaf.id, order.size);
+  for (const layout of layouts?.layouts ?? []) for (const leaf of leavesInReadingOrder(layout.tree)) order.set(leaf.id, order.size);
   const next = nextNeedingYou(sessions, (s) => order.get(s.cell?.nodeId ?? "") ?? Number.MAX_SAFE_INTEGER, focused);
   if (!next?.cell) return null;
   return { layoutId: next.cell.layoutId, nodeId: next.cell.nodeId, name: agents.get(next.agentId ?? "")?.name ?? "an agent" };

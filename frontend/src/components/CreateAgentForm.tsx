@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { request } from "../api";
 import { useWorkspace } from "../state/workspace";
-import type { Agent } from "../types";
+import type { Agent, AgentProfile } from "../types";
 import { ErrorNotice } from "./ErrorNotice";
 
 const LAST_PROFILE_KEY = "idea.lastProfile";
@@ -10,15 +10,18 @@ const LAST_PROFILE_KEY = "idea.lastProfile";
 export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agent): void; onCancel(): void }) {
   const { data } = useWorkspace();
   const [name, setName] = useState("");
-  const [profileId, setProfileId] = useState(() => localStorage.getItem(LAST_PROFILE_KEY) ?? "");
+  const [profileId, setProfileId] = useState("");
+  // Until the user picks one, the profile follows the catalogue (and what is installed) as it loads.
+  const [picked, setPicked] = useState(false);
   const [template, setTemplate] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
 
-  // Default to the last profile used, else the first of the catalogue.
   useEffect(() => {
-    if (data.profiles.length > 0 && !data.profilesById.has(profileId)) setProfileId(data.profiles[0]!.id);
-  }, [data.profiles, data.profilesById, profileId]);
+    if (picked && data.profilesById.has(profileId)) return;
+    const fallback = defaultProfile(data.profiles, data.missingProfiles, localStorage.getItem(LAST_PROFILE_KEY));
+    if (fallback !== profileId) setProfileId(fallback);
+  }, [data.profiles, data.profilesById, data.missingProfiles, profileId, picked]);
 
   const chosenTemplate = data.templates.find((t) => t.id === template);
 
@@ -60,10 +63,13 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
       </label>
       <label>
         <span>Profile</span>
-        <select data-testid="create-agent-profile" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
+        <select data-testid="create-agent-profile" value={profileId} onChange={(e) => {
+            setPicked(true);
+            setProfileId(e.target.value);
+          }}>
           {data.profiles.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.name}
+              {data.missingProfiles.has(p.id) ? `${p.name} (not installed)` : p.name}
             </option>
           ))}
         </select>
@@ -96,4 +102,11 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
       </div>
     </form>
   );
+}
+
+/** The last profile used if it is still there and installed, else the first installed one
+ * (a new agent should start), else the first of the catalogue. */
+function defaultProfile(profiles: readonly AgentProfile[], missing: ReadonlySet<string>, last: string | null): string {
+  const installed = profiles.filter((p) => !missing.has(p.id));
+  return (installed.find((p) => p.id === last) ?? installed[0] ?? profiles[0])?.id ?? "";
 }

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import { useCommands } from "../state/commandBus";
 import type { NamedLayout } from "../types";
 
 /** One layout tab; double-click the name to rename it. */
@@ -20,6 +21,11 @@ export function LayoutTab(props: {
     done.current = false;
     setEditing(props.layout.name);
   };
+
+  useCommands(`layout:${props.layout.id}`, (command) => {
+    if (command === "rename") startEditing();
+    else if (command === "delete" && props.canDelete) props.onDelete();
+  });
 
   const finish = (save: boolean) => {
     if (done.current) return;

@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { usePermissions } from "../hooks/usePermissions";
 import type { PermissionFileView, PermissionRuleView, RuleKind } from "../types";
+import { useWorkspace } from "../state/workspace";
 import { ErrorNotice } from "./ErrorNotice";
+import { runningAgents, SandboxRestartNote, type StartedBefore } from "./SandboxRestartNote";
 
 const KINDS: RuleKind[] = ["allow", "ask", "deny"];
 
@@ -22,6 +24,15 @@ export function RuleKindBadge({ kind }: { kind: RuleKind }) {
 export function PermissionsPanel() {
   const permissions = usePermissions();
   const { view } = permissions;
+  const { sessions } = useWorkspace();
+  // The agents running when the rules last changed: they keep their old sandbox.
+  const [startedBefore, setStartedBefore] = useState<StartedBefore[]>([]);
+  const afterSave = async (saved: Promise<boolean>) => {
+    const running = runningAgents(sessions.all.values());
+    const ok = await saved;
+    if (ok) setStartedBefore(running);
+    return ok;
+  };
   return (
     <div className="permissions-panel" data-testid="permissions-panel">
       <div className="panel-header">
@@ -34,6 +45,7 @@ export function PermissionsPanel() {
       {permissions.error !== null && (
         <ErrorNotice error={permissions.error} onDismiss={permissions.dismissError} testId="perm-error" />
       )}
+      <SandboxRestartNote before={startedBefore} onDismiss={() => setStartedBefore([])} />
       {view && !view.hasRules && (
         <p className="muted" data-testid="perm-none">
           No rules: every tool call is asked.
@@ -45,7 +57,7 @@ export function PermissionsPanel() {
             key={file.path}
             file={file}
             busy={permissions.saving}
-            onRemove={(rule) => void permissions.remove(rule.kind, rule.rule)}
+            onRemove={(rule) => void afterSave(permissions.remove(rule.kind, rule.rule))}
           />
         ))}
         {view && view.warnings.length > 0 && (
@@ -60,7 +72,7 @@ export function PermissionsPanel() {
           </ul>
         )}
       </div>
-      {view && <AddRuleForm busy={permissions.saving} onAdd={permissions.add} />}
+      {view && <AddRuleForm busy={permissions.saving} onAdd={(kind, rule) => afterSave(permissions.add(kind, rule))} />}
     </div>
   );
 }

@@ -42,7 +42,11 @@ export function PersonaEditor({ agent, onDirtyChange, onClose }: { agent: Agent;
   // Closing the window with unsaved changes asks first.
   useEffect(() => {
     if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // WebKit (the desktop app's web view) asks only when `returnValue` is set.
+      event.returnValue = "Your persona changes are not saved.";
+    };
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);

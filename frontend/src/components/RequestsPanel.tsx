@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { isApiError } from "../api";
+import { describeFailure, isApiError } from "../api";
 import { durationMs, formatDuration, isActive, partyName, SOURCE_LABEL, type RequestRecord } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
 import { AskForm } from "./AskForm";
@@ -109,9 +109,9 @@ function RequestRow({ record, now, expanded, onToggle }: { record: RequestRecord
           )}
           {record.error && (
             <>
-              <div className="request-label">Error ({record.error.code})</div>
-              <pre className="request-error" data-testid="request-error">
-                {record.error.message}
+              <div className="request-label">Error</div>
+              <pre className="request-error" data-testid="request-error" title={record.error.code}>
+                {describeFailure(record.error)}
               </pre>
             </>
           )}

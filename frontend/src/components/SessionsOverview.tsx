@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { nextNeedingYou } from "../state/attention";
-import { leavesOf } from "../state/layoutTree";
+import { leavesInReadingOrder } from "../state/layoutTree";
 import { existingTerminal } from "../terminal/registry";
 import { useWorkspace } from "../state/workspace";
 import type { SessionInfo } from "../types";
@@ -15,7 +15,7 @@ export function SessionsOverview({ onClose }: { onClose(): void }) {
   const now = useTick();
   // Reading order: layout tabs in order, then each layout's cells.
   const order = new Map<string, number>();
-  for (const layout of layouts.layouts?.layouts ?? []) for (const leaf of leavesOf(layout.tree)) order.set(leaf.id, order.size);
+  for (const layout of layouts.layouts?.layouts ?? []) for (const leaf of leavesInReadingOrder(layout.tree)) order.set(leaf.id, order.size);
   const rank = (s: SessionInfo) => order.get(s.cell?.nodeId ?? "") ?? Number.MAX_SAFE_INTEGER;
   const rows = [...sessions.byCell.values()].filter((s) => s.cell).sort((a, b) => rank(a) - rank(b));
   const next = nextNeedingYou(rows, rank, focused);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { onEvent, request } from "../api";
+import { useCommands } from "../state/commandBus";
 import { useConfirm } from "../state/confirm";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
@@ -12,15 +13,19 @@ import { PersonaEditor } from "./PersonaEditor";
 type SideView = "agents" | "permissions";
 
 /** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
-export function SidePanel({ newAgentSeq }: { newAgentSeq: number }) {
+export function SidePanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boolean }) {
   const [view, setView] = useState<SideView>("agents");
 
   useEffect(() => {
     if (newAgentSeq > 0) setView("agents");
   }, [newAgentSeq]);
 
+  useCommands("side-panel", (command) => {
+    if (command === "agents" || command === "permissions") setView(command);
+  });
+
   return (
-    <aside className="side-panel" data-testid="side-panel">
+    <aside className="side-panel" data-testid="side-panel" hidden={hidden}>
       <div className="side-tabs" role="tablist">
         {(["agents", "permissions"] as const).map((v) => (
           <button

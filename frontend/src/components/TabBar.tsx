@@ -1,6 +1,7 @@
 import { needingYouIn } from "../state/attention";
 import { request } from "../api";
 import { nextLayoutName } from "../state/layoutTree";
+import { useCommands } from "../state/commandBus";
 import { useConfirm } from "../state/confirm";
 import { useWorkspace } from "../state/workspace";
 import type { Layouts } from "../types";
@@ -50,6 +51,10 @@ export function TabBar({ layouts }: { layouts: Layouts }) {
       reportError(error);
     }
   };
+
+  useCommands("tabbar", (command) => {
+    if (command === "new") void create();
+  });
 
   return (
     <nav className="tabbar" role="tablist" data-testid="tabbar">

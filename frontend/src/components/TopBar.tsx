@@ -1,4 +1,5 @@
 import { transportKind, type ConnectionState } from "../api";
+import { ShortcutsHelp } from "./ShortcutsHelp";
 import { Icon } from "./Icon";
 
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
@@ -44,9 +45,11 @@ export function TopBar(props: {
         </span>
       )}
       <span className="spacer" />
-      <span className="shortcuts" title="Keyboard shortcuts">
+      {/* Shown whole or not at all (a wide enough bar); the Keys button lists them always. */}
+      <span className="shortcuts" data-testid="shortcut-hints" aria-hidden="true">
         Alt+←↑→↓ move · Alt+1…9 cell · Ctrl+Shift+Enter zoom · Ctrl+Shift+F find · Ctrl+Shift+C/V copy/paste
       </span>
+      <ShortcutsHelp />
       <button
         type="button"
         className="small"

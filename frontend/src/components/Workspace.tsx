@@ -11,6 +11,7 @@ import { useRequests } from "../hooks/useRequests";
 import { useSessions } from "../hooks/useSessions";
 import { useWorkspaceKeys } from "../hooks/useWorkspaceKeys";
 import { findLeaf, leavesOf } from "../state/layoutTree";
+import { sendCommand } from "../state/commandBus";
 import { cellsInOrder } from "../state/palette";
 import { retainTerminals } from "../terminal/registry";
 import { useToaster } from "../state/toasts";
@@ -113,6 +114,11 @@ export function Workspace() {
     if (last && findLeaf(active.tree, last)) requestFocus(last);
   }, [active, sessions.loaded, requestFocus]);
 
+  const showSideView = (view: "agents" | "permissions") => {
+    setSidePanelOpen(true);
+    sendCommand("side-panel", view);
+  };
+
   const openNewAgent = useCallback(() => {
     setSidePanelOpen(true);
     setNewAgentSeq((n) => n + 1);
@@ -151,10 +157,25 @@ export function Workspace() {
           overviewOpen={overviewOpen}
           onToggleOverview={() => setOverviewOpen((open) => !open)}
         />
-        <CommandPalette open={paletteOpen} onClose={() => setPaletteOpen(false)} />
+        <CommandPalette
+          open={paletteOpen}
+          onClose={() => setPaletteOpen(false)}
+          panels={{
+            overviewOpen,
+            requestsOpen,
+            sidePanelOpen,
+            toggleOverview: () => setOverviewOpen((o) => !o),
+            toggleRequests: () => setRequestsOpen((o) => !o),
+            toggleSidePanel: () => setSidePanelOpen((o) => !o),
+            showPermissions: () => showSideView("permissions"),
+            showAgents: () => showSideView("agents"),
+            showShortcuts: () => sendCommand("shortcuts", "open"),
+          }}
+        />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
         <div className="main">
-          {sidePanelOpen && <SidePanel newAgentSeq={newAgentSeq} />}
+          {/* Hidden, not unmounted: an unsaved persona edit stays (and still guards a reload). */}
+          <SidePanel newAgentSeq={newAgentSeq} hidden={!sidePanelOpen} />
           <section className="workspace">
             {layouts.layouts && <TabBar layouts={layouts.layouts} />}
             <NotifyOptIn optIn={notifications} />

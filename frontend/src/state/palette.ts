@@ -1,5 +1,5 @@
 import type { Agent, Direction, Layouts, SessionInfo } from "../types";
-import { leavesOf } from "./layoutTree";
+import { leavesInReadingOrder } from "./layoutTree";
 
 /** One action of the command palette. */
 export interface PaletteAction {
@@ -16,8 +16,21 @@ export interface PaletteContext {
   agents: Agent[];
   /** Running sessions by agent id. */
   runningByAgent: Map<string, SessionInfo>;
-  /** The focused cell of the shown layout, if any. */
-  focused: { layoutId: string; nodeId: string; empty: boolean } | null;
+  /** The focused cell of the shown layout, if any: `empty` without a running process,
+   * `session` with one (running or exited), `zoomed` when it fills the layout. */
+  focused: { layoutId: string; nodeId: string; empty: boolean; session: "running" | "exited" | null; zoomed: boolean } | null;
+  /** Profiles whose CLI is not installed: their agents are not offered a launch. */
+  missingProfiles: ReadonlySet<string>;
+  /** The shown layout, and whether it may be deleted (not the last one). */
+  activeLayout: { id: string; name: string; deletable: boolean } | null;
+  /** Runs a cell header's action (with its confirmation) in cell `nodeId`. */
+  cellCommand(nodeId: string, command: "stop" | "restart" | "find" | "change"): void;
+  toggleZoom(nodeId: string): void;
+  newLayout(): void;
+  renameLayout(layoutId: string): void;
+  deleteLayout(layoutId: string): void;
+  /** The panels and whether each is shown. */
+  panels: PalettePanels;
   goToCell(layoutId: string, nodeId: string): void;
   split(layoutId: string, nodeId: string, direction: Direction): void;
   close(layoutId: string, nodeId: string): void;
@@ -27,6 +40,19 @@ export interface PaletteContext {
   showLayout(layoutId: string): void;
   /** The next agent that needs the user, if any (see `nextNeedingYou`). */
   nextNeedingYou: { layoutId: string; nodeId: string; name: string } | null;
+}
+
+/** The panels the palette shows or hides. */
+export interface PalettePanels {
+  overviewOpen: boolean;
+  requestsOpen: boolean;
+  sidePanelOpen: boolean;
+  toggleOverview(): void;
+  toggleRequests(): void;
+  toggleSidePanel(): void;
+  showPermissions(): void;
+  showAgents(): void;
+  showShortcuts(): void;
 }
 
 /** Every action the palette offers now, most useful first. */
@@ -48,10 +74,23 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
       { id: "split-right", label: "Split the cell right", run: () => ctx.split(layoutId, nodeId, "horizontal") },
       { id: "split-down", label: "Split the cell down", run: () => ctx.split(layoutId, nodeId, "vertical") },
       { id: "close-cell", label: "Close the cell", run: () => ctx.close(layoutId, nodeId) },
+      here.zoomed
+        ? { id: "zoom", label: "Restore the layout", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) }
+        : { id: "zoom", label: "Zoom the cell", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) },
     );
+    if (here.session) {
+      actions.push(
+        { id: "find", label: "Find in the terminal", hint: "Ctrl+Shift+F", run: () => ctx.cellCommand(nodeId, "find") },
+        { id: "restart", label: "Restart the cell's process", run: () => ctx.cellCommand(nodeId, "restart") },
+      );
+    }
+    if (here.session === "running") actions.push({ id: "stop", label: "Stop the cell's process", run: () => ctx.cellCommand(nodeId, "stop") });
+    if (here.session === "exited") {
+      actions.push({ id: "change", label: "Start another agent or a shell here", run: () => ctx.cellCommand(nodeId, "change") });
+    }
     if (here.empty) {
       for (const agent of ctx.agents) {
-        if (ctx.runningByAgent.has(agent.agentId)) continue;
+        if (ctx.runningByAgent.has(agent.agentId) || ctx.missingProfiles.has(agent.profileId)) continue;
         actions.push({
           id: `launch-${agent.agentId}`,
           label: `Launch ${agent.name} here`,
@@ -76,8 +115,26 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
   for (const layout of ctx.layouts?.layouts ?? []) {
     actions.push({ id: `layout-${layout.id}`, label: `Show layout ${layout.name}`, run: () => ctx.showLayout(layout.id) });
   }
+  actions.push({ id: "new-layout", label: "New layout", run: () => ctx.newLayout() });
+  const shown = ctx.activeLayout;
+  if (shown) {
+    actions.push({ id: "rename-layout", label: "Rename the layout…", hint: shown.name, run: () => ctx.renameLayout(shown.id) });
+    if (shown.deletable) actions.push({ id: "delete-layout", label: "Delete the layout…", hint: shown.name, run: () => ctx.deleteLayout(shown.id) });
+  }
   actions.push({ id: "new-agent", label: "New agent…", run: () => ctx.newAgent() });
+  actions.push(...panelActions(ctx.panels));
   return actions;
+}
+
+function panelActions(panels: PalettePanels): PaletteAction[] {
+  return [
+    { id: "overview", label: `${panels.overviewOpen ? "Hide" : "Show"} the sessions overview`, run: panels.toggleOverview },
+    { id: "requests", label: `${panels.requestsOpen ? "Hide" : "Show"} the requests panel`, run: panels.toggleRequests },
+    { id: "permissions", label: "Show the permissions", run: panels.showPermissions },
+    { id: "agents", label: "Show the agents", run: panels.showAgents },
+    { id: "side-panel", label: `${panels.sidePanelOpen ? "Hide" : "Show"} the side panel`, run: panels.toggleSidePanel },
+    { id: "shortcuts", label: "Keyboard shortcuts", run: panels.showShortcuts },
+  ];
 }
 
 /** The actions whose label (or hint) holds every word of `query`, in any case and order. */
@@ -90,8 +147,9 @@ export function filterActions(actions: PaletteAction[], query: string): PaletteA
   });
 }
 
-/** The cells of a layout in reading order, for Alt+1…9. */
+/** The cells of a layout in reading order (top to bottom, then left to right), for Alt+1…9
+ * and the numbers on the cells. */
 export function cellsInOrder(layouts: Layouts | null, layoutId: string | undefined): string[] {
   const layout = layouts?.layouts.find((l) => l.id === layoutId);
-  return layout ? leavesOf(layout.tree).map((leaf) => leaf.id) : [];
+  return layout ? leavesInReadingOrder(layout.tree).map((leaf) => leaf.id) : [];
 }

@@ -3,6 +3,7 @@
 // its DOM element. Each terminal is attached to its session's output once, writes it with flow
 // control (acknowledged after xterm has processed it) and sends keystrokes and size changes.
 
+import { rememberDistances, rememberedDistance } from "./scrollMemory";
 import { FitAddon } from "@xterm/addon-fit";
 import { SearchAddon } from "@xterm/addon-search";
 import { Unicode11Addon } from "@xterm/addon-unicode11";
@@ -18,6 +19,10 @@ import { TERMINAL_OPTIONS } from "./theme";
 const ACK_DELAY_MS = 10;
 const ACK_EAGER_BYTES = 64 * 1024;
 const RESIZE_REPORT_DELAY_MS = 80;
+/** The pause in output taken as the end of the replay, before scrolling back. */
+const RESTORE_QUIET_MS = 250;
+/** Scroll back at the latest this long after the replay began (live output may never pause). */
+const RESTORE_LATEST_MS = 3000;
 
 export class TerminalHandle {
   readonly term: Terminal;
@@ -42,8 +47,13 @@ export class TerminalHandle {
   private copyTimer: ReturnType<typeof setTimeout> | null = null;
   private running = true;
   private disposed = false;
+  /** Lines up from the bottom to scroll back to once the replay is drawn (0: stay at the bottom). */
+  private restoreDistance: number;
+  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
+  private replayStartedAt = 0;
 
   constructor(readonly sessionId: string) {
+    this.restoreDistance = rememberedDistance(sessionId);
     this.term = new Terminal(TERMINAL_OPTIONS);
     this.search = new SearchAddon({ highlightLimit: 2000 });
     this.term.loadAddon(this.fitAddon);
@@ -176,7 +186,7 @@ export class TerminalHandle {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer, this.restoreTimer]) if (timer) clearTimeout(timer);
     this.attachment?.detach();
     this.webgl?.dispose();
     this.term.dispose();
@@ -203,10 +213,35 @@ export class TerminalHandle {
     this.lastOutputAt = Date.now();
     const length = bytes.length;
     this.term.write(bytes, () => {
+      if (this.restoreDistance > 0) this.restoreScrollSoon();
       this.pendingAck += length;
       if (this.pendingAck >= ACK_EAGER_BYTES) this.flushAck();
       else this.ackTimer ??= setTimeout(() => this.flushAck(), ACK_DELAY_MS);
     });
+  }
+
+  /** How many lines the viewport is above the bottom of the scrollback. */
+  distanceFromBottom(): number {
+    const buffer = this.term.buffer.active;
+    return buffer.type === "normal" ? buffer.baseY - buffer.viewportY : 0;
+  }
+
+  /**
+   * Scrolls back to the remembered place once the replay is drawn: when the output pauses
+   * (the replay comes as one burst), or after a while under steady live output.
+   */
+  private restoreScrollSoon(): void {
+    const now = Date.now();
+    this.replayStartedAt ||= now;
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    const restore = () => {
+      this.restoreTimer = null;
+      const buffer = this.term.buffer.active;
+      if (this.restoreDistance > 0 && buffer.type === "normal") this.term.scrollToLine(Math.max(0, buffer.baseY - this.restoreDistance));
+      this.restoreDistance = 0;
+    };
+    if (now - this.replayStartedAt > RESTORE_LATEST_MS) restore();
+    else this.restoreTimer = setTimeout(restore, RESTORE_QUIET_MS);
   }
 
   private flushAck(): void {
@@ -289,6 +324,11 @@ declare global {
     /** Session id → xterm Terminal; set only under browser automation, for the e2e tests. */
     __ideaTerminals?: Record<string, Terminal>;
   }
+}
+
+// A reload (or closing the tab) remembers how far back each terminal was scrolled.
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => rememberDistances([...terminals].map(([id, handle]) => [id, handle.distanceFromBottom()])));
 }
 
 const exposeForTests = typeof navigator !== "undefined" && navigator.webdriver === true;

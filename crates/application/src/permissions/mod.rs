@@ -15,7 +15,7 @@ use idea_domain::permissions::{
     Decision, PathContext, PermissionScope, PermissionSet, PermissionWarning, RuleChange, RuleKind,
     ToolCall, ToolInput,
 };
-use idea_domain::ports::StoreError;
+use idea_domain::ports::{PermissionText, StoreError};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -80,11 +80,12 @@ pub fn get(deps: &Deps) -> PermissionsView {
 }
 
 /// SavePermissions: edits the project's `.ideai/permissions.json` (created when absent)
-/// atomically, keeping every other key and entry. Rules are saved as given; the answer's
-/// warnings say which of them are skipped and why.
+/// atomically, keeping every other key and entry. An added rule that would be skipped is
+/// refused before anything is written (a rule already in the file stays, however wrong, so
+/// that it can be removed).
 ///
 /// # Errors
-/// `CORRUPT_FILE` when the current file is not one IdeA can edit without losing what it holds
+/// `INVALID_PARAMS` naming the first added rule that is invalid and why; `CORRUPT_FILE` when the current file is not one IdeA can edit without losing what it holds
 /// (invalid JSON, lists of the wrong shape), `UNSAFE_PATH` for a link, I/O errors.
 pub fn save(deps: &Deps, edit: &PermissionEdit) -> AppResult<PermissionsView> {
     let _guard = deps.lock_state();
@@ -101,9 +102,47 @@ pub fn save(deps: &Deps, edit: &PermissionEdit) -> AppResult<PermissionsView> {
             reason: format!("{e}; fix it by hand first (the file was left untouched)"),
         }
     })?;
+    refuse_invalid_additions(deps, &project.path, &text, &edit.add)?;
     deps.permissions.write_project(&text)?;
     deps.publish(DomainEvent::PermissionsChanged);
     Ok(get(deps))
+}
+
+/// Reads the edited text as the project's file would be read, and refuses it if one of the
+/// added rules would be skipped there.
+fn refuse_invalid_additions(
+    deps: &Deps,
+    path: &std::path::Path,
+    text: &str,
+    added: &[RuleChange],
+) -> AppResult<()> {
+    let context = PathContext {
+        root: deps.store.root(),
+        home: deps.permissions.home(),
+    };
+    let edited = PermissionText {
+        scope: PermissionScope::Project,
+        path: path.to_path_buf(),
+        text: Ok(Some(text.to_owned())),
+    };
+    let set = PermissionSet::from_files(context, [edited]);
+    let entries = set.files().iter().flat_map(|f| f.entries.iter());
+    for entry in entries {
+        let Some(problem) = &entry.problem else {
+            continue;
+        };
+        let is_added = added
+            .iter()
+            .any(|a| a.kind == entry.kind && a.rule.trim() == entry.text.trim());
+        if is_added {
+            return Err(AppError::InvalidParams(format!(
+                "the {} rule \"{}\" is invalid: {problem}; nothing was saved",
+                entry.kind.key(),
+                entry.text
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn view(set: &PermissionSet) -> PermissionsView {

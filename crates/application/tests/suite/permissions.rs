@@ -325,7 +325,7 @@ fn get_lists_both_files_with_entries_and_warnings() {
 }
 
 #[test]
-fn save_edits_the_project_file_and_reports_bad_rules() {
+fn save_edits_the_project_file_and_refuses_bad_rules() {
     let (dir, deps, events) = fs_world();
     let change = |kind, rule: &str| RuleChange {
         kind,
@@ -334,25 +334,54 @@ fn save_edits_the_project_file_and_reports_bad_rules() {
     let view = permissions::save(
         &deps,
         &PermissionEdit {
-            add: vec![
-                change(RuleKind::Deny, "Bash(rm *)"),
-                change(RuleKind::Allow, "Edit(src/[)"),
-            ],
+            add: vec![change(RuleKind::Deny, "Bash(rm *)")],
             remove: vec![],
         },
     )
     .unwrap();
     let file = dir.path().join(".ideai/permissions.json");
-    let saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let saved = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap()
+    };
     assert_eq!(
-        saved,
-        serde_json::json!({"permissions": {"deny": ["Bash(rm *)"], "allow": ["Edit(src/[)"]}})
+        saved(),
+        serde_json::json!({"permissions": {"deny": ["Bash(rm *)"]}})
     );
-    assert_eq!(view.warnings.len(), 1);
-    assert_eq!(view.warnings[0].rule.as_deref(), Some("Edit(src/[)"));
+    assert!(view.warnings.is_empty());
     assert!(events.take().contains(&DomainEvent::PermissionsChanged));
 
+    // An invalid addition is refused, naming the rule, and nothing is written.
+    for bad in ["Edit(src/[)", "Bash(rm -rf"] {
+        let err = permissions::save(
+            &deps,
+            &PermissionEdit {
+                add: vec![
+                    change(RuleKind::Allow, "Bash(git *)"),
+                    change(RuleKind::Allow, bad),
+                ],
+                remove: vec![change(RuleKind::Deny, "Bash(rm *)")],
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            idea_application::error::ErrorKind::InvalidParams,
+            "{err}"
+        );
+        assert!(err.to_string().contains(bad), "{err}");
+        assert_eq!(
+            saved(),
+            serde_json::json!({"permissions": {"deny": ["Bash(rm *)"]}})
+        );
+        assert!(!events.take().contains(&DomainEvent::PermissionsChanged));
+    }
+
+    // A bad rule written by hand is still removed.
+    std::fs::write(
+        &file,
+        r#"{"permissions": {"deny": ["Bash(rm *)"], "allow": ["Edit(src/[)"]}}"#,
+    )
+    .unwrap();
     permissions::save(
         &deps,
         &PermissionEdit {
