@@ -250,11 +250,20 @@ impl Rig {
             if logs.iter().any(|text| text.contains(&needle)) {
                 return;
             }
-            assert!(
-                Instant::now() < deadline,
-                "{}: no `idea mcp-server` of agent {agent_id} connected within 30 s",
-                self.cli.profile
-            );
+            if Instant::now() >= deadline {
+                // What the bridges did say, to tell "never started" from "could not connect".
+                let said: Vec<&str> = logs
+                    .iter()
+                    .flat_map(|text| text.lines())
+                    .filter(|line| line.contains("mcp-server") || line.contains("mcp_server"))
+                    .collect();
+                panic!(
+                    "{}: no `idea mcp-server` of agent {agent_id} connected within 30 s; the \
+                     bridges' log lines:\n{}",
+                    self.cli.profile,
+                    said.join("\n")
+                );
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
     }
