@@ -108,12 +108,16 @@ fn a_kill_ends_the_whole_process_group() {
     // Ended by the first signal: no escalation was needed.
     assert_eq!(exit.exit.signal.as_deref(), Some("SIGTERM"));
     assert_eq!(exit.outcome.error, Some(TurnError::NoAnswer));
-    let grandchild: i32 = std::fs::read_to_string(&pid_file)
+    wait_dead(pid_in(&pid_file));
+}
+
+/// The process id a script wrote to `file`.
+fn pid_in(file: &std::path::Path) -> i32 {
+    std::fs::read_to_string(file)
         .unwrap()
         .trim()
         .parse()
-        .unwrap();
-    wait_dead(grandchild);
+        .unwrap()
 }
 
 /// Waits until `pid` is gone or a zombie (its new parent may be slow to reap it, or never).
@@ -198,10 +202,5 @@ fn a_grandchild_holding_stdout_does_not_hold_the_turn() {
     let (exit, _) = run(&script(dir.path(), &body));
     let exit = exit.expect("ended once the leftover was killed");
     assert_eq!(exit.outcome.text, "hi");
-    let grandchild: i32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    wait_dead(grandchild);
+    wait_dead(pid_in(&pid_file));
 }
