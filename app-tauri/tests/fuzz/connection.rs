@@ -22,6 +22,7 @@ impl Connection {
             acks,
             stats,
             declared,
+            line_moved: Instant::now(),
             broken: false,
         }
     }
@@ -35,6 +36,7 @@ impl Connection {
         self.answers = answers;
         self.acks = acks;
         self.reader = reader;
+        self.line_moved = Instant::now();
         let abandoned = self.waiting() as u64;
         lock(&self.stats).abandoned += abandoned;
         self.pending.clear();
@@ -54,9 +56,11 @@ impl Connection {
                 match expected_key(&text) {
                     Some(key) => {
                         stats.calls_with_id += 1;
+                        let write = writes(&label);
                         let pending = Pending {
                             label,
                             sent: Instant::now(),
+                            write,
                             frame: excerpt(&text),
                             learn,
                         };
@@ -144,6 +148,9 @@ impl Connection {
         if self.pending.get(&key).is_some_and(VecDeque::is_empty) {
             self.pending.remove(&key);
         }
+        if pending.write {
+            self.line_moved = Instant::now();
+        }
         // Answers with `id: null` are matched oldest first: which call each one answers is
         // unknown, so it is not checked against that call's method nor learnt from.
         let matched = key != NULL_KEY;
@@ -213,15 +220,23 @@ impl Connection {
         }
     }
 
-    /// Fails every call unanswered for longer than the deadline (once each).
+    /// Fails every call unanswered for longer than the deadline (once each). A client's writes
+    /// take effect one after another, so a write's deadline runs from when the one before it
+    /// was answered: behind a line of slow ones (restarts of a process that will not die wait
+    /// 5 s each) it is late, not lost. A write stuck for good still fails the deadline.
     pub(crate) fn overdue(&mut self) {
         let now = Instant::now();
+        let line_moved = self.line_moved;
         let mut stats = lock(&self.stats);
         for (key, queue) in &mut self.pending {
-            while queue
-                .front()
-                .is_some_and(|p| now.duration_since(p.sent) > ANSWER_DEADLINE)
-            {
+            while queue.front().is_some_and(|p| {
+                let since = if p.write {
+                    p.sent.max(line_moved)
+                } else {
+                    p.sent
+                };
+                now.duration_since(since) > ANSWER_DEADLINE
+            }) {
                 if let Some(late) = queue.pop_front() {
                     stats.fail(format!(
                         "{}: no answer within {ANSWER_DEADLINE:?} (id {key}): {}",
@@ -274,4 +289,12 @@ pub(crate) async fn fuzz_connection(
     }
     connection.overdue();
     let _ = connection.sink.send(Message::Close(None)).await;
+}
+
+/// Whether `method` changes state (so waits in its connection's line of writes); `false` for
+/// what is no declared method.
+fn writes(method: &str) -> bool {
+    idea_api::all_methods()
+        .find(|spec| spec.name == method)
+        .is_some_and(|spec| spec.effect != idea_api::Effect::Reads)
 }

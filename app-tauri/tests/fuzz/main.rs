@@ -13,7 +13,7 @@
 //!
 //! Checked: every call with an id gets exactly one well-formed answer (a `result`, or an
 //! `error` with a JSON-RPC code, and for `-32000` a string `data.code`) within
-//! [`ANSWER_DEADLINE`]; a declared method is never `-32601`; no answer is `INTERNAL` (but a
+//! [`ANSWER_DEADLINE`] (a write, of the answer to the write before it); a declared method is never `-32601`; no answer is `INTERNAL` (but a
 //! restart whose process would not die) nor a state-file error ([`STATE_CODES`]); the server
 //! closes a connection only for the documented reason (1013, the client missed events); at
 //! the end the process is alive and answers `getProject`, `getLayouts`, `listAgents` and
@@ -48,7 +48,8 @@ const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 const DEFAULT_SEED: u64 = 0x1DEA_F022;
 /// How long calls are sent when `IDEA_FUZZ_SECS` is not set.
 const DEFAULT_SECS: u64 = 30;
-/// Every call with an id is answered within this (a restart may take ~3 s).
+/// Every call with an id is answered within this (a restart may wait 5 s for its process), a
+/// write within this of the answer to the write before it.
 const ANSWER_DEADLINE: Duration = Duration::from_secs(10);
 /// Answers slower than this are listed (not a failure).
 const SLOW: Duration = Duration::from_secs(2);

@@ -82,6 +82,8 @@ pub(crate) async fn read_frames(
 pub(crate) struct Pending {
     pub(crate) label: String,
     pub(crate) sent: Instant,
+    /// A call that changes state: it waits for the connection's earlier ones to take effect.
+    pub(crate) write: bool,
     pub(crate) frame: String,
     pub(crate) learn: Option<(String, Value)>,
 }
@@ -97,6 +99,9 @@ pub(crate) struct Connection {
     pub(crate) acks: Arc<Mutex<Acks>>,
     pub(crate) stats: Arc<Mutex<Stats>>,
     pub(crate) declared: Vec<&'static str>,
+    /// When the connection's last write was answered (or it was dialled): a write's deadline
+    /// runs from this or from its sending, whichever is later.
+    pub(crate) line_moved: Instant,
     /// Set once the server closed this connection for an undocumented reason.
     pub(crate) broken: bool,
 }
