@@ -80,10 +80,9 @@ impl Rig {
     /// agents then run under the kernel sandbox).
     pub fn start_with(cli: Cli, permissions: Option<&str>) -> Self {
         let bin = real_cli_bin();
-        // Not under /tmp: Codex refuses to set up its helpers when CODEX_HOME is in the temp dir.
         let dir = tempfile::Builder::new()
             .prefix("realcli-")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .tempdir_in(world_base())
             .expect("tempdir");
         // IDEA_REALCLI_KEEP=1 keeps the rig's folder (HOME, project, logs, model requests) to
         // look into after a failure.
@@ -396,4 +395,32 @@ fn listing(home: &Path) -> String {
         }
     }
     out
+}
+
+/// Where the rigs' folders go: Cargo's test temp folder, unless it lies in a temp dir (a clone
+/// under `/tmp`), as the real CLIs treat a world there apart: Codex refuses to set up its
+/// helpers when `CODEX_HOME` is in the temp dir, and Gemini CLI's JSON mode ran its turns
+/// without the MCP server IdeA configured (every run from a clone under `/tmp` failed so).
+/// Then `~/.cache/idea-test-worlds`.
+fn world_base() -> std::path::PathBuf {
+    let target = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let canonical =
+        |path: &std::path::Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let temp_dirs = [
+        std::env::temp_dir(),
+        "/tmp".into(),
+        "/var/tmp".into(),
+        "/dev/shm".into(),
+    ];
+    let target_real = canonical(&target);
+    if !temp_dirs
+        .iter()
+        .any(|temp| target_real.starts_with(canonical(temp)))
+    {
+        return target;
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| "/root".into(), std::path::PathBuf::from);
+    let base = home.join(".cache").join("idea-test-worlds");
+    std::fs::create_dir_all(&base).expect("the test worlds' folder");
+    base
 }
