@@ -350,6 +350,42 @@ impl Rpc {
     }
 }
 
+impl Rpc {
+    /// Reads frames (filing them away) until an event `wanted` accepts has come; returns it.
+    async fn event_until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if let Some(event) = self.events.iter().find(|e| wanted(e)) {
+                return event.clone();
+            }
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            assert!(!remaining.is_zero(), "no such event; got {:?}", self.events);
+            let Ok(message) = tokio::time::timeout(remaining, self.ws.next()).await else {
+                continue;
+            };
+            match message.expect("the socket closed").unwrap() {
+                Message::Binary(bytes) => {
+                    let (head, payload) = bytes.split_first_chunk::<16>().unwrap();
+                    self.output.push((*head, payload.to_vec()));
+                }
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    assert_eq!(value["method"], "event", "unexpected answer: {value}");
+                    self.events.push(value["params"].clone());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Types `text` into `session` (a keystroke frame).
+    async fn type_text(&mut self, session: [u8; 16], text: &str) {
+        let mut frame = session.to_vec();
+        frame.extend_from_slice(text.as_bytes());
+        self.ws.send(Message::binary(frame)).await.unwrap();
+    }
+}
+
 fn uuid_text(bytes: &[u8; 16]) -> String {
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     format!(
@@ -544,6 +580,78 @@ async fn a_resize_past_the_bound_is_refused_and_the_server_keeps_answering() {
         .await;
     let sessions = rpc.ok("listSessions", json!({})).await;
     assert_eq!(sessions[0]["status"], "running", "{sessions}");
+}
+
+/// Issue 18: a phone opening the page resized a desktop's session to 8 columns, and it stayed
+/// so after the phone left. The session keeps the leading client's size now: the phone draws
+/// it at the desktop's size until its user types, and the desktop gets its size back when the
+/// phone leaves. The PTY's size is read by `stty size` in the shell itself.
+#[tokio::test]
+async fn two_clients_of_different_sizes_share_the_size_of_the_one_typing() {
+    let served = serve();
+    let port = served.port;
+    let mut desktop = Rpc::new(connect(port, Some(TOKEN), &[]).await.unwrap());
+    let (_, session) = open_shell(&mut desktop).await;
+    let id = session["sessionId"].as_str().unwrap().to_owned();
+    let sid = uuid_bytes(&id);
+    let desktop_cell = json!({"rows": 40, "cols": 120});
+    let attached = desktop
+        .ok(
+            "attachTerminal",
+            json!({"sessionId": id, "size": desktop_cell}),
+        )
+        .await;
+    let desktop_attachment = attached["attachment"].clone();
+    assert_eq!(attached["size"], desktop_cell, "{attached}");
+    assert_eq!(attached["lead"], desktop_attachment, "{attached}");
+    desktop.type_text(sid, "stty size\r").await;
+    desktop.output_until(sid, "40 120", 1).await;
+
+    let origin = format!("http://localhost:{port}");
+    let mut phone = Rpc::new(
+        connect(port, Some(TOKEN), &[("origin", &origin)])
+            .await
+            .unwrap(),
+    );
+    let phone_cell = json!({"rows": 30, "cols": 44});
+    let attached = phone
+        .ok(
+            "attachTerminal",
+            json!({"sessionId": id, "size": phone_cell}),
+        )
+        .await;
+    let phone_attachment = attached["attachment"].clone();
+    assert_eq!(
+        attached["size"], desktop_cell,
+        "the phone follows: {attached}"
+    );
+    assert_eq!(attached["lead"], desktop_attachment);
+    phone
+        .ok(
+            "fitTerminal",
+            json!({"sessionId": id, "rows": 28, "cols": 44}),
+        )
+        .await;
+    desktop.type_text(sid, "stty size\r").await;
+    desktop.output_until(sid, "40 120", 2).await;
+
+    // The phone's user types: its cell gives the size, and the desktop is told.
+    phone.type_text(sid, "stty size\r").await;
+    phone.output_until(sid, "28 44", 1).await;
+    let told = desktop
+        .event_until(|e| e["type"] == "terminalResized" && e["lead"] == phone_attachment)
+        .await;
+    assert_eq!(told["size"], json!({"rows": 28, "cols": 44}), "{told}");
+
+    // The phone leaves: the desktop leads again, at its own size.
+    desktop.events.clear();
+    phone.ws.close(None).await.unwrap();
+    let told = desktop
+        .event_until(|e| e["type"] == "terminalResized" && e["lead"] == desktop_attachment)
+        .await;
+    assert_eq!(told["size"], desktop_cell, "{told}");
+    desktop.type_text(sid, "stty size\r").await;
+    desktop.output_until(sid, "40 120", 3).await;
 }
 
 /// Rounds of [`pipelined_renames_on_one_connection_keep_the_last`]: the race it guards against

@@ -5,14 +5,13 @@
 import { isTauri } from "@tauri-apps/api/core";
 import { TauriTransport } from "./transport/tauri";
 import type { Note, Notifier, NotifyPermission } from "./transport/notifier";
-import type { ApiError, ConnectionState, TerminalAttachment, Transport } from "./transport/transport";
+import type { ApiError, ConnectionState, TerminalAttachment, TerminalSink, Transport } from "./transport/transport";
 import { toApiError } from "./transport/transport";
 import { WebSocketTransport } from "./transport/websocket";
 import type { Methods } from "./generated/Methods";
-import type { TerminalSize } from "./generated/TerminalSize";
 import type { DomainEvent, ErrorCode } from "./types";
 
-export type { ApiError, ConnectionState, Note, Notifier, NotifyPermission, TerminalAttachment };
+export type { ApiError, ConnectionState, Note, Notifier, NotifyPermission, TerminalAttachment, TerminalSink };
 export type { Methods };
 
 export type Method = keyof Methods;
@@ -50,18 +49,12 @@ export function connectionState(): ConnectionState {
 }
 
 /**
- * Receives a session's output: the replay first (the terminal's scrollback and screen drawn
- * anew, for the size `size` returns at each attach, when it knows one), then live output.
- * `onRestart` is called when the stream starts over after a reconnect (clear the terminal; the
- * replay follows). Acknowledge bytes once the terminal has processed them.
+ * Receives a session's output (see `TerminalSink`): the answer with the session's size, the
+ * replay (the scrollback and screen drawn anew at that size), then live output; again after a
+ * reconnect, after `onRestart`. Acknowledge bytes once the terminal has processed them.
  */
-export function attachTerminal(
-  sessionId: string,
-  onBytes: (bytes: Uint8Array) => void,
-  onRestart: () => void = () => undefined,
-  size: () => TerminalSize | null = () => null,
-): TerminalAttachment {
-  return transport().attach(sessionId, { onBytes, onRestart, size });
+export function attachTerminal(sessionId: string, sink: TerminalSink): TerminalAttachment {
+  return transport().attach(sessionId, sink);
 }
 
 const encoder = new TextEncoder();

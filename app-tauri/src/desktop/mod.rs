@@ -102,7 +102,47 @@ async fn attach_terminal(
     state.attachments().record(&deps, session_id, attachment.id);
     Ok(AttachAnswer {
         attachment: attachment.id,
+        shared: attachment.shared,
     })
+}
+
+/// The user typed in this window's terminal (or asked to fit it here): the window leads its
+/// size. Off the main thread: the resize may wait for the terminal's model.
+#[tauri::command]
+async fn focus_terminal(
+    state: tauri::State<'_, Desktop>,
+    session_id: SessionId,
+) -> Result<(), WireError> {
+    let deps = state.deps()?;
+    let leading = Arc::clone(&deps);
+    let attachment = state.attachments().attachment(session_id);
+    off_main(move || {
+        if let Some(attachment) = attachment {
+            sessions::lead(&leading, session_id, attachment);
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// The window's cell for the session changed size.
+#[tauri::command]
+async fn fit_terminal(
+    state: tauri::State<'_, Desktop>,
+    session_id: SessionId,
+    size: serde_json::Value,
+) -> Result<(), WireError> {
+    let size = serde_json::from_value::<TerminalSize>(size)
+        .map_err(|e| WireError::new(ErrorKind::InvalidParams, format!("size: {e}")))?;
+    let deps = state.deps()?;
+    let attachment = state.attachments().attachment(session_id);
+    off_main(move || match attachment {
+        Some(attachment) => {
+            sessions::fit(&deps, session_id, attachment, size).map_err(|e| e.to_wire())
+        }
+        None => Ok(()),
+    })
+    .await
 }
 
 #[tauri::command]
@@ -188,6 +228,8 @@ pub fn run(dir: &Path) -> Result<(), ServerError> {
             attach_terminal,
             detach_terminal,
             ack_terminal,
+            focus_terminal,
+            fit_terminal,
             show_notification
         ])
         .setup(move |app| {

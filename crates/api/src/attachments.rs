@@ -3,8 +3,9 @@
 //! are released when the client goes. Both transports keep one; the attach itself
 //! ([`sessions::attach`]) stays theirs, as each delivers output its own way.
 
-use idea_application::{Deps, sessions};
+use idea_application::{AppResult, Deps, sessions};
 use idea_domain::SessionId;
+use idea_domain::terminal::TerminalSize;
 use std::collections::HashMap;
 
 /// Session → attachment id of one client.
@@ -28,10 +29,36 @@ impl Attachments {
         }
     }
 
+    /// The client's attachment to `session`, if any.
+    #[must_use]
+    pub fn attachment(&self, session: SessionId) -> Option<u64> {
+        self.by_session.get(&session).copied()
+    }
+
     /// Detaches the client from `session`, if it is attached.
     pub fn detach(&mut self, deps: &Deps, session: SessionId) {
         if let Some(attachment) = self.by_session.remove(&session) {
             sessions::detach(deps, session, attachment);
+        }
+    }
+
+    /// The user typed in the client's terminal for `session`, or asked to fit it there: the
+    /// client leads its size (nothing if it is not attached).
+    pub fn lead(&self, deps: &Deps, session: SessionId) {
+        if let Some(&attachment) = self.by_session.get(&session) {
+            sessions::lead(deps, session, attachment);
+        }
+    }
+
+    /// The client's cell for `session` is now `size` (nothing if it is not attached: a fit
+    /// may cross a detach).
+    ///
+    /// # Errors
+    /// `INVALID_PARAMS`, `SESSION_NOT_FOUND`.
+    pub fn fit(&self, deps: &Deps, session: SessionId, size: TerminalSize) -> AppResult<()> {
+        match self.by_session.get(&session) {
+            Some(&attachment) => sessions::fit(deps, session, attachment, size),
+            None => Ok(()),
         }
     }
 

@@ -132,6 +132,13 @@ methods! {
     AttachTerminal = "attachTerminal" Writes (AttachTerminalParams) -> AttachAnswer, errors [SessionNotFound];
     /// Stops receiving a session's output.
     DetachTerminal = "detachTerminal" Writes (SessionParams) -> (), errors [];
+    /// The user typed in this client's terminal, or asked to fit it here: this client leads
+    /// the session's size (see `docs/terminal-path.md`, "One size, many clients"). Keystrokes
+    /// on the WebSocket do it by themselves.
+    FocusTerminal = "focusTerminal" Writes (SessionParams) -> (), errors [];
+    /// This client's cell for the session is now `rows` × `cols`: the session follows if
+    /// this client leads. Not attached: nothing happens.
+    FitTerminal = "fitTerminal" Writes (SessionSizeParams) -> (), errors [SessionNotFound];
     /// Acknowledges output the client has processed (flow control; a notification). Only the
     /// client's own attachment sees it: it waits for none of the client's writes.
     AckTerminal = "ackTerminal" Reads (AckTerminalParams) -> (), errors [];

@@ -5,7 +5,7 @@ use idea_domain::agent_state::HookEvent;
 use idea_domain::layout::{Direction, Side};
 use idea_domain::permissions::RuleKind;
 use idea_domain::ports::ProfileProblem;
-use idea_domain::terminal::TerminalSize;
+use idea_domain::terminal::{SharedSize, TerminalSize};
 use idea_domain::{
     AgentId, AgentProfile, CellRef, LayoutId, NodeId, ProfileId, RequestId, SessionId,
 };
@@ -195,5 +195,9 @@ params! {
         /// This client's attachment id (one per session and client).
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         pub attachment: u64,
+        /// The size the session has for every client now (the replay is drawn at it), and
+        /// which attachment leads it.
+        #[serde(flatten)]
+        pub shared: SharedSize,
     }
 }

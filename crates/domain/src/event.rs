@@ -3,7 +3,7 @@
 use crate::agent_state::StateReport;
 use crate::ids::{AgentId, CellRef, LayoutId, NodeId, RequestId, SessionId};
 use crate::orchestrator::{RequestOutcome, RequestRecord, RequestSource, Requester};
-use crate::terminal::{ExitInfo, SessionInfo};
+use crate::terminal::{ExitInfo, SessionInfo, SharedSize};
 use crate::turn::TurnEvent;
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,14 @@ pub enum DomainEvent {
     SessionMoved {
         session_id: SessionId,
         cell: Option<CellRef>,
+    },
+    /// The size every client draws a session's terminal at changed, or which client leads it
+    /// ([`crate::terminal::Viewers`]).
+    #[serde(rename_all = "camelCase")]
+    TerminalResized {
+        session_id: SessionId,
+        #[serde(flatten)]
+        shared: SharedSize,
     },
     /// The project's permissions file was edited from IdeA (hand edits are not watched).
     PermissionsChanged,

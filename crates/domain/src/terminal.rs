@@ -7,9 +7,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod size;
+mod viewers;
 
 pub use crate::sandbox::SandboxPlan;
 pub use size::{TerminalSize, TerminalSizeError};
+pub use viewers::{SHARED_MIN, SharedSize, Viewers};
 
 /// Everything needed to start one process in a PTY. Built by a pure function from the profile
 /// and the agent; the adapter adds nothing but terminal variables (`TERM`, `COLORTERM`).

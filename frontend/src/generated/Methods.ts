@@ -75,5 +75,7 @@ export interface Methods {
 export interface StreamMethods {
   attachTerminal: { params: AttachTerminalParams; result: AttachAnswer; errors: "SESSION_NOT_FOUND" };
   detachTerminal: { params: SessionParams; result: null; errors: never };
+  focusTerminal: { params: SessionParams; result: null; errors: never };
+  fitTerminal: { params: SessionSizeParams; result: null; errors: "SESSION_NOT_FOUND" };
   ackTerminal: { params: AckTerminalParams; result: null; errors: never };
 }

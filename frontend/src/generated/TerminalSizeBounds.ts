@@ -6,3 +6,6 @@ export const TERMINAL_SIZE_MIN: TerminalSize = {"rows":2,"cols":2};
 
 /** The largest terminal IdeA accepts; a larger size is refused. */
 export const TERMINAL_SIZE_MAX: TerminalSize = {"rows":500,"cols":1000};
+
+/** The smallest size a client's cell gives a terminal several clients share (a smaller cell scrolls). */
+export const SHARED_SIZE_MIN: TerminalSize = {"rows":5,"cols":20};

@@ -39,8 +39,8 @@ export function useCellActions(
 
   /** The size the terminal has (or would have) in this cell. */
   const size = useCallback(() => {
-    const term = session ? existingTerminal(session.sessionId)?.term : undefined;
-    if (term && body.current?.querySelector(".terminal-host")) return { rows: term.rows, cols: term.cols };
+    const handle = session ? existingTerminal(session.sessionId) : undefined;
+    if (handle && body.current?.querySelector(".terminal-host")) return handle.cellSize();
     return fitSize(body.current);
   }, [session, body]);
 

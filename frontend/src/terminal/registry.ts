@@ -2,6 +2,11 @@
 // layout tab switches, zoom and re-renders: a cell mounts the session's terminal by re-parenting
 // its DOM element. Each terminal is attached to its session's output once, writes it with flow
 // control (acknowledged after xterm has processed it) and sends keystrokes and size changes.
+//
+// Several clients may show one session, which has one size (docs/terminal-path.md, "One size,
+// many clients"): the session has the leading client's size, and every other client draws
+// the terminal at that size inside its cell (scrolling, or with a margin) rather than at its
+// own. Typing here makes this client lead.
 
 import { rememberDistances, rememberedDistance } from "./scrollMemory";
 import { FitAddon } from "@xterm/addon-fit";
@@ -10,7 +15,9 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { WebLinksAddon } from "@xterm/addon-web-links";
 import { WebglAddon } from "@xterm/addon-webgl";
 import { Terminal } from "@xterm/xterm";
-import { attachTerminal, request, sendInput, type TerminalAttachment } from "../api";
+import { attachTerminal, onEvent, sendInput, type TerminalAttachment } from "../api";
+import type { SharedSize } from "../generated/SharedSize";
+import { SHARED_SIZE_MIN } from "../generated/TerminalSizeBounds";
 import { copyText, readText } from "./clipboard";
 import { withinBounds } from "./measure";
 import { TERMINAL_OPTIONS } from "./theme";
@@ -18,11 +25,21 @@ import { TERMINAL_OPTIONS } from "./theme";
 /** Bytes acknowledged at once at most this often (or as soon as this many are pending). */
 const ACK_DELAY_MS = 10;
 const ACK_EAGER_BYTES = 64 * 1024;
-const RESIZE_REPORT_DELAY_MS = 80;
+const FIT_REPORT_DELAY_MS = 80;
 /** The pause in output taken as the end of the replay, before scrolling back. */
 const RESTORE_QUIET_MS = 250;
 /** Scroll back at the latest this long after the replay began (live output may never pause). */
 const RESTORE_LATEST_MS = 3000;
+
+type Size = { rows: number; cols: number };
+
+/** How this client shows the terminal: at the session's size, given by this client or not. */
+export interface Sizing {
+  rows: number;
+  cols: number;
+  /** Another client leads: this one shows the session at that client's size. */
+  borrowed: boolean;
+}
 
 export class TerminalHandle {
   readonly term: Terminal;
@@ -43,7 +60,14 @@ export class TerminalHandle {
   private pendingAck = 0;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private reportTimer: ReturnType<typeof setTimeout> | null = null;
-  private reported: { rows: number; cols: number } | null = null;
+  /** This cell's rows and columns (what the session would have if this client led). */
+  private wanted: Size | null = null;
+  /** The last cell size the server was told. */
+  private reported: Size | null = null;
+  /** This client's attachment id and the session's shared size, once answered. */
+  private attachmentId: number | null = null;
+  private shared: SharedSize | null = null;
+  private readonly sizingListeners = new Set<(sizing: Sizing) => void>();
   private copyTimer: ReturnType<typeof setTimeout> | null = null;
   private running = true;
   private disposed = false;
@@ -72,7 +96,7 @@ export class TerminalHandle {
     this.host.dataset.sessionId = sessionId;
 
     this.term.onData((data) => {
-      if (this.running) sendInput(sessionId, data);
+      if (this.running) this.type(data);
       // Typing into an exited terminal is not dropped silently: the cell offers a restart.
       else for (const listener of [...this.exitedInputListeners]) listener(data);
     });
@@ -84,36 +108,41 @@ export class TerminalHandle {
       if (!this.running) return;
       const bytes = new Uint8Array(data.length);
       for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
-      sendInput(sessionId, bytes);
+      this.type(bytes);
     });
-    this.term.onResize(() => this.scheduleSizeReport());
     this.term.onSelectionChange(() => this.copySelectionSoon());
     this.term.attachCustomKeyEventHandler((event) => this.handleKey(event));
   }
 
   /**
-   * Starts receiving the session's output. The attach carries this terminal's size, so the
-   * server resizes the session and draws its replay for exactly these rows and columns (a
-   * wrapped line comes back wrapped where this terminal wraps it).
+   * Starts receiving the session's output. The attach carries this cell's size; the answer
+   * says the session's (this cell's when no other client leads), which the replay that
+   * follows is drawn for (a wrapped line comes back wrapped where this terminal wraps it).
    */
   private attach(): void {
     if (this.attachment || this.disposed) return;
-    this.attachment = attachTerminal(
-      this.sessionId,
-      (bytes) => this.write(bytes),
-      () => {
+    listenForSharedSizes();
+    this.attachment = attachTerminal(this.sessionId, {
+      onBytes: (bytes) => this.write(bytes),
+      onRestart: () => {
         // Re-attached after a reconnect: the server draws the terminal again from the start.
         this.pendingAck = 0;
         this.term.reset();
+        this.shared = null;
+        this.attachmentId = null;
       },
-      () => {
-        if (!this.fitted) return null;
-        const size = { rows: this.term.rows, cols: this.term.cols };
-        // The attach resizes the session: no separate report of the same size.
-        if (this.running) this.reported = size;
-        return size;
+      size: () => {
+        if (!this.fitted || !this.wanted) return null;
+        // The attach tells the server this cell's size: no separate report of it.
+        this.reported = this.wanted;
+        return this.wanted;
       },
-    );
+      onAttached: (answer) => {
+        this.attachmentId = answer.attachment;
+        this.applyShared(answer);
+        this.scheduleFitReport(); // the cell may have changed while the attach was served
+      },
+    });
   }
 
   /** Shows the terminal inside `container` (moving it from wherever it was). */
@@ -134,16 +163,80 @@ export class TerminalHandle {
     if (this.host.parentElement === container) container.removeChild(this.host);
   }
 
-  /** Fits the terminal to its container and reports a changed size to the PTY. */
+  /**
+   * Measures the cell and tells the server (debounced). While this client leads (or nobody
+   * does yet) the terminal takes the cell's size at once; otherwise it keeps the session's.
+   */
   fit(): void {
     if (!this.opened || !this.host.isConnected || this.host.clientWidth < 10 || this.host.clientHeight < 10) return;
     const dims = this.fitAddon.proposeDimensions();
     if (!dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) return;
     // The server refuses a size out of its bound: a huge or tiny cell gets the nearest one.
-    const { rows, cols } = withinBounds(dims.rows, dims.cols);
-    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+    this.wanted = withinBounds(dims.rows, dims.cols);
     this.fitted = true;
-    this.scheduleSizeReport();
+    if (this.leading()) this.resizeTo(atLeastSharedMin(this.wanted));
+    else this.showSizing();
+    this.scheduleFitReport();
+  }
+
+  /** This cell's rows and columns (the terminal's own until it was fitted). */
+  cellSize(): Size {
+    return this.wanted ?? { rows: this.term.rows, cols: this.term.cols };
+  }
+
+  /** Makes this client lead the session's size (the user typed here, or asked to fit it). */
+  fitHere(): void {
+    if (!this.attachment || !this.running) return;
+    if (!this.leading() && this.shared) {
+      // The server's answer confirms it with a later epoch; meanwhile draw at this cell.
+      this.shared = { ...this.shared, lead: this.attachmentId };
+      if (this.wanted) this.resizeTo(atLeastSharedMin(this.wanted));
+    }
+    this.attachment.focus();
+  }
+
+  /** Calls `listener` with how the terminal is sized now and whenever that changes. */
+  onSizing(listener: (sizing: Sizing) => void): () => void {
+    this.sizingListeners.add(listener);
+    listener(this.sizing());
+    return () => this.sizingListeners.delete(listener);
+  }
+
+  /** The session's size changed, or which client leads it (an answer or an event). */
+  applyShared(shared: SharedSize): void {
+    if (this.disposed || (this.shared && shared.epoch <= this.shared.epoch)) return;
+    this.shared = shared;
+    this.resizeTo(shared.size);
+  }
+
+  private leading(): boolean {
+    return !this.shared || this.shared.lead === null || this.shared.lead === this.attachmentId;
+  }
+
+  private type(data: string | Uint8Array): void {
+    if (!this.leading()) this.fitHere();
+    sendInput(this.sessionId, data);
+  }
+
+  private resizeTo({ rows, cols }: Size): void {
+    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+    this.showSizing();
+  }
+
+  private sizing(): Sizing {
+    const { rows, cols } = this.term;
+    const wanted = this.wanted;
+    const borrowed = !this.leading() && wanted !== null && (wanted.rows !== rows || wanted.cols !== cols);
+    return { rows, cols, borrowed };
+  }
+
+  /** Lets the terminal scroll inside a cell smaller than it, and tells the listeners. */
+  private showSizing(): void {
+    const wanted = this.wanted;
+    const overflowing = wanted !== null && (this.term.cols > wanted.cols || this.term.rows > wanted.rows);
+    this.host.classList.toggle("terminal-overflowing", overflowing);
+    const sizing = this.sizing();
+    for (const listener of [...this.sizingListeners]) listener(sizing);
   }
 
   focus(): void {
@@ -153,7 +246,7 @@ export class TerminalHandle {
   /** Whether the session's process is alive (no input or resize is sent to an exited one). */
   setRunning(running: boolean): void {
     this.running = running;
-    if (running) this.scheduleSizeReport();
+    if (running) this.scheduleFitReport();
   }
 
   /** Called when the user asks to search this terminal (Ctrl+Shift+F inside it). */
@@ -251,17 +344,16 @@ export class TerminalHandle {
     this.pendingAck = 0;
   }
 
-  private scheduleSizeReport(): void {
+  private scheduleFitReport(): void {
     if (this.reportTimer) clearTimeout(this.reportTimer);
     this.reportTimer = setTimeout(() => {
       this.reportTimer = null;
-      const { rows, cols } = this.term;
-      if (!this.running || !this.opened || (this.reported?.rows === rows && this.reported.cols === cols)) return;
-      this.reported = { rows, cols };
-      request("resizeTerminal", { sessionId: this.sessionId, rows, cols }).catch(() => {
-        this.reported = null; // try again on the next fit
-      });
-    }, RESIZE_REPORT_DELAY_MS);
+      const wanted = this.wanted;
+      if (!wanted || !this.running || !this.attachment || this.attachmentId === null) return;
+      if (this.reported?.rows === wanted.rows && this.reported.cols === wanted.cols) return;
+      this.reported = wanted;
+      this.attachment.fit(wanted);
+    }, FIT_REPORT_DELAY_MS);
   }
 
   // --- renderer ---------------------------------------------------------------------------
@@ -318,6 +410,21 @@ export class TerminalHandle {
 }
 
 const terminals = new Map<string, TerminalHandle>();
+
+function atLeastSharedMin({ rows, cols }: Size): Size {
+  return { rows: Math.max(rows, SHARED_SIZE_MIN.rows), cols: Math.max(cols, SHARED_SIZE_MIN.cols) };
+}
+
+let listeningForSharedSizes = false;
+
+/** One listener for every terminal's size changes (not one per terminal). */
+function listenForSharedSizes(): void {
+  if (listeningForSharedSizes) return;
+  listeningForSharedSizes = true;
+  onEvent((event) => {
+    if (event.type === "terminalResized") terminals.get(event.sessionId)?.applyShared(event);
+  });
+}
 
 declare global {
   interface Window {

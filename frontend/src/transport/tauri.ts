@@ -1,10 +1,11 @@
 // The desktop shell's transport: Tauri commands (`api_request`, `attach_terminal`,
-// `detach_terminal`, `ack_terminal`), terminal output on a Channel as raw ArrayBuffers, and
+// `detach_terminal`, `ack_terminal`, `focus_terminal`, `fit_terminal`), terminal output on a Channel as raw ArrayBuffers, and
 // domain events on the `idea://event` Tauri event. IPC never disconnects. Notifications are
 // the desktop's own (`show_notification`).
 
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
+import type { AttachAnswer } from "../generated/AttachAnswer";
 import type { DomainEvent } from "../types";
 import { NativeNotifier } from "./tauriNotifier";
 import { toApiError, type ConnectionState, type TerminalAttachment, type TerminalSink, type Transport } from "./transport";
@@ -66,9 +67,13 @@ export class TauriTransport implements Transport {
       const bytes = live ? toBytes(message) : null;
       if (bytes) sink.onBytes(bytes);
     });
-    invoke("attach_terminal", { sessionId, size: sink.size(), onOutput: channel }).catch((error: unknown) => {
-      console.warn(`attach_terminal ${sessionId} failed: ${toApiError(error).message}`);
-    });
+    invoke<AttachAnswer>("attach_terminal", { sessionId, size: sink.size(), onOutput: channel })
+      .then((answer) => {
+        if (live) sink.onAttached(answer);
+      })
+      .catch((error: unknown) => {
+        console.warn(`attach_terminal ${sessionId} failed: ${toApiError(error).message}`);
+      });
     return {
       detach: () => {
         if (!live) return;
@@ -77,6 +82,12 @@ export class TauriTransport implements Transport {
       },
       ack: (bytes: number) => {
         if (live && bytes > 0) invoke("ack_terminal", { sessionId, bytes }).catch(() => undefined);
+      },
+      focus: () => {
+        if (live) invoke("focus_terminal", { sessionId }).catch(() => undefined);
+      },
+      fit: (size) => {
+        if (live) invoke("fit_terminal", { sessionId, size }).catch(() => undefined);
       },
     };
   }

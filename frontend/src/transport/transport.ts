@@ -1,6 +1,7 @@
 // What a backend transport provides. Only `src/api.ts` uses transports; the rest of the UI
 // talks to `api.ts`.
 
+import type { AttachAnswer } from "../generated/AttachAnswer";
 import type { TerminalSize } from "../generated/TerminalSize";
 import type { DomainEvent, WireError } from "../types";
 import type { Notifier } from "./notifier";
@@ -15,10 +16,15 @@ export interface TerminalSink {
   /** The stream starts over (re-attached after a reconnect): the replay follows. */
   onRestart(): void;
   /**
-   * The terminal's size when it is known, sent with each attach: the backend resizes the
-   * session to it first, so the replay is drawn for exactly these rows and columns.
+   * The size of the terminal's cell when it is known, sent with each attach: when no other
+   * client leads the session, the backend resizes it to that first.
    */
   size(): TerminalSize | null;
+  /**
+   * The attach was answered: this client's attachment id and the size the session has (the
+   * replay that follows is drawn at it). Called before the replay's first bytes.
+   */
+  onAttached(answer: AttachAnswer): void;
 }
 
 /** A client's attachment to one session's output. */
@@ -27,6 +33,10 @@ export interface TerminalAttachment {
   detach(): void;
   /** Tells the backend that `bytes` more bytes were processed (flow control). */
   ack(bytes: number): void;
+  /** The user typed here or asked to fit the terminal here: this client leads its size. */
+  focus(): void;
+  /** This client's cell for the terminal is now `size`. */
+  fit(size: TerminalSize): void;
 }
 
 export type ConnectionState = "connecting" | "open" | "closed";

@@ -3,6 +3,7 @@
 // (16-byte session uuid, then the payload) in both directions. The socket reconnects with
 // backoff and re-attaches every terminal (the server replays their recent output).
 
+import type { AttachAnswer } from "../generated/AttachAnswer";
 import type { DomainEvent } from "../types";
 import type { ApiError, ConnectionState, TerminalAttachment, TerminalSink, Transport } from "./transport";
 import { BrowserNotifier } from "./notifier";
@@ -113,6 +114,13 @@ export class WebSocketTransport implements Transport {
         entry.acked += n;
         this.notify("ackTerminal", { sessionId: key, bytes: n });
       },
+      focus: () => {
+        if (this.attached.get(key) === entry && this.state === "open") this.request("focusTerminal", { sessionId: key }).catch(() => undefined);
+      },
+      fit: (size) => {
+        if (this.attached.get(key) !== entry || this.state !== "open") return;
+        this.request("fitTerminal", { sessionId: key, ...size }).catch(() => undefined);
+      },
     };
   }
 
@@ -193,7 +201,12 @@ export class WebSocketTransport implements Transport {
     entry.delivered = 0;
     entry.acked = 0;
     const size = entry.sink.size();
-    this.request("attachTerminal", size ? { sessionId: key, size } : { sessionId: key }).catch((error: ApiError) => {
+    this.request("attachTerminal", size ? { sessionId: key, size } : { sessionId: key })
+      .then((answer) => {
+        // The answer comes before the replay's first frame (the server holds it back).
+        if (this.attached.get(key) === entry) entry.sink.onAttached(answer as AttachAnswer);
+      })
+      .catch((error: ApiError) => {
       if (error.code === "DISCONNECTED") return; // re-attached on reconnect
       if (this.attached.get(key) === entry) {
         console.warn(`attachTerminal ${key} failed: ${error.message}`);

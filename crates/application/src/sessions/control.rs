@@ -4,23 +4,20 @@ use super::launch::{LaunchAgent, launch_agent, open_shell};
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use idea_domain::terminal::{
-    Attachment, OutputSink, PtyError, SessionInfo, SessionStatus, TerminalSize,
-};
+use idea_domain::terminal::{PtyError, SessionInfo, SessionStatus, TerminalSize};
 use idea_domain::{CellRef, DomainEvent, SessionId};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// How long a restart waits for the old process to go.
 const STOP_WAIT: Duration = Duration::from_secs(5);
 
-fn entry(deps: &Deps, id: SessionId) -> AppResult<Entry> {
+pub(super) fn entry(deps: &Deps, id: SessionId) -> AppResult<Entry> {
     deps.sessions
         .get(id)
         .ok_or_else(|| AppError::SessionNotFound(id.to_string()))
 }
 
-fn live(deps: &Deps, id: SessionId) -> AppResult<Entry> {
+pub(super) fn live(deps: &Deps, id: SessionId) -> AppResult<Entry> {
     let entry = entry(deps, id)?;
     if entry.info.status == SessionStatus::Exited {
         return Err(AppError::SessionExited(id.to_string()));
@@ -95,79 +92,6 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
         super::state::typed(deps, id, idea_domain::agent_state::submits_a_line(bytes));
     }
     Ok(())
-}
-
-/// Resizes a session's terminal.
-///
-/// # Errors
-/// `INVALID_PARAMS` (out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`, `SESSION_EXITED`.
-pub fn resize(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<()> {
-    let size = size.checked()?;
-    live(deps, id)?
-        .terminal
-        .resize(size)
-        .map_err(|_| AppError::SessionExited(id.to_string()))
-}
-
-/// Attaches a client to a session's output. With the client's `size` the terminal is first
-/// resized to it, so the replay fits the client. The sink receives the replay (the terminal's
-/// scrollback and screen drawn anew) first, then live output, in order, with no gap and no
-/// duplicate; the returned attachment's `replay` is therefore empty. Works on exited sessions
-/// too, so their last output can still be read.
-///
-/// # Errors
-/// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`.
-pub fn attach(
-    deps: &Deps,
-    id: SessionId,
-    sink: OutputSink,
-    size: Option<TerminalSize>,
-) -> AppResult<Attachment> {
-    let size = size.map(TerminalSize::checked).transpose()?;
-    let terminal = entry(deps, id)?.terminal;
-    // The adapter may call the sink with live output before we hold the replay: queue those
-    // batches until the replay has gone through the sink.
-    let gate = Arc::new(Mutex::new(Gate {
-        open: false,
-        pending: Vec::new(),
-    }));
-    let sink: Arc<OutputSink> = Arc::new(sink);
-    let (gate_in, sink_in) = (gate.clone(), sink.clone());
-    let attachment = terminal.attach(
-        Box::new(move |bytes: &[u8]| {
-            let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
-            if gate.open {
-                sink_in(bytes);
-            } else {
-                gate.pending.push(bytes.to_vec());
-            }
-        }),
-        size,
-    );
-    let mut gate = gate.lock().unwrap_or_else(PoisonError::into_inner);
-    if !attachment.replay.is_empty() {
-        sink(&attachment.replay);
-    }
-    for batch in gate.pending.drain(..) {
-        sink(&batch);
-    }
-    gate.open = true;
-    Ok(Attachment {
-        id: attachment.id,
-        replay: Vec::new(),
-    })
-}
-
-struct Gate {
-    open: bool,
-    pending: Vec<Vec<u8>>,
-}
-
-/// Detaches a client; unknown ids are ignored (the client may be late).
-pub fn detach(deps: &Deps, id: SessionId, attachment: u64) {
-    if let Some(entry) = deps.sessions.get(id) {
-        entry.terminal.detach(attachment);
-    }
 }
 
 /// Acknowledges output a client has processed (flow control).

@@ -343,8 +343,12 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         state_reason: None,
         sandbox: spec.sandbox.as_ref().map(SandboxSummary::of),
     };
-    deps.sessions
-        .insert(Entry::new(info.clone(), terminal.clone(), resumed));
+    deps.sessions.insert(Entry::new(
+        info.clone(),
+        terminal.clone(),
+        spec.size,
+        resumed,
+    ));
     deps.publish(DomainEvent::SessionStarted {
         session: info.clone(),
     });

@@ -6,11 +6,12 @@ mod launch;
 mod plan;
 mod registry;
 mod state;
+mod viewing;
 
 pub use control::{
-    ack, attach, detach, list, resize, restart, snapshot_running_agents, stop, stop_all,
-    stop_orphaned, write,
+    ack, list, restart, snapshot_running_agents, stop, stop_all, stop_orphaned, write,
 };
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;
 pub use state::{QUIET_AFTER, report_hook};
+pub use viewing::{Attached, attach, detach, fit, lead, resize, shared_size};

@@ -1,7 +1,9 @@
 //! The live-session registry: which terminal runs in which cell, for which agent.
 
 use idea_domain::agent_state::{Signal, StateTracker};
-use idea_domain::terminal::{ExitInfo, SessionInfo, SessionStatus, TerminalSession};
+use idea_domain::terminal::{
+    ExitInfo, SessionInfo, SessionStatus, TerminalSession, TerminalSize, Viewers,
+};
 use idea_domain::{AgentId, CellRef, LayoutId, NodeId, SessionId};
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -20,12 +22,15 @@ pub(crate) struct Entry {
     pub ended: Option<Instant>,
     /// Combines the signals into `info.state`.
     pub tracker: StateTracker,
+    /// The clients showing it and the size they share.
+    pub viewers: Arc<Mutex<Viewers>>,
 }
 
 impl Entry {
     pub(crate) fn new(
         info: SessionInfo,
         terminal: Arc<dyn TerminalSession>,
+        size: TerminalSize,
         resumed: bool,
     ) -> Self {
         Self {
@@ -36,6 +41,7 @@ impl Entry {
             started: Instant::now(),
             ended: None,
             tracker: StateTracker::new(),
+            viewers: Arc::new(Mutex::new(Viewers::new(size))),
         }
     }
 

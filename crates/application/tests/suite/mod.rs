@@ -7,4 +7,5 @@ mod permissions;
 mod resume;
 mod sandbox;
 mod sessions;
+mod shared_size;
 mod terminal_size;

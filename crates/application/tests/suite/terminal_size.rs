@@ -6,7 +6,7 @@ use crate::suite::sessions::{agent, two_cells};
 use crate::support::{World, world};
 use idea_application::sessions::{self, LaunchAgent};
 use idea_domain::CellRef;
-use idea_domain::terminal::{SessionInfo, SessionStatus, TerminalSize};
+use idea_domain::terminal::{SHARED_MIN, SessionInfo, SessionStatus, TerminalSize};
 
 const HUGE: TerminalSize = TerminalSize {
     rows: 65535,
@@ -89,9 +89,10 @@ fn a_resize_or_an_attach_out_of_bounds_leaves_the_terminal_as_it_was() {
     assert!(terminal.resized.lock().unwrap().is_empty());
     sessions::resize(&w.deps, session, TerminalSize::MAX).unwrap();
     sessions::attach(&w.deps, session, Box::new(|_| {}), Some(TerminalSize::MIN)).unwrap();
+    // A client's cell smaller than the shared minimum gives the session the minimum.
     assert_eq!(
         *terminal.resized.lock().unwrap(),
-        [TerminalSize::MAX, TerminalSize::MIN]
+        [TerminalSize::MAX, SHARED_MIN]
     );
 }
 

@@ -26,6 +26,15 @@ pub struct FakeSession {
     pub written: Mutex<Vec<u8>>,
     /// Every size it was resized to (by `resize` or an attach that carried one).
     pub resized: Mutex<Vec<TerminalSize>>,
+    /// Attachments handed out so far (ids count from 1).
+    attachments: Mutex<u64>,
+}
+
+impl FakeSession {
+    /// The size it was last given (by a resize or an attach).
+    pub fn size(&self) -> Option<TerminalSize> {
+        self.resized.lock().unwrap().last().copied()
+    }
 }
 
 impl FakeSession {
@@ -63,6 +72,7 @@ impl TerminalHost for FakeTerminals {
             exit: Mutex::new(None),
             written: Mutex::default(),
             resized: Mutex::default(),
+            attachments: Mutex::default(),
         });
         self.sessions.lock().unwrap().push(session.clone());
         Ok(session)
@@ -89,8 +99,10 @@ impl TerminalSession for FakeSession {
     }
     fn attach(&self, _sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
         self.resized.lock().unwrap().extend(size);
+        let mut attachments = self.attachments.lock().unwrap();
+        *attachments += 1;
         Attachment {
-            id: 1,
+            id: *attachments,
             replay: Vec::new(),
         }
     }

@@ -99,7 +99,7 @@ impl TryFrom<UncheckedSize> for TerminalSize {
     }
 }
 
-/// Run by `scripts/gen-types.sh` (its name matches `export_bindings`): the bound as
+/// Run by `scripts/gen-types.sh` (its name matches `export_bindings`): the bounds as
 /// TypeScript constants, from the same constants and serialisation as the wire's.
 #[cfg(all(test, feature = "ts"))]
 #[test]
@@ -112,9 +112,13 @@ fn export_bindings_terminal_size_bounds() -> Result<(), Box<dyn std::error::Erro
          /** The smallest terminal IdeA accepts; a smaller size is refused. */\n\
          export const TERMINAL_SIZE_MIN: TerminalSize = {};\n\n\
          /** The largest terminal IdeA accepts; a larger size is refused. */\n\
-         export const TERMINAL_SIZE_MAX: TerminalSize = {};\n",
+         export const TERMINAL_SIZE_MAX: TerminalSize = {};\n\n\
+         /** The smallest size a client's cell gives a terminal several clients share (a \
+         smaller cell scrolls). */\n\
+         export const SHARED_SIZE_MIN: TerminalSize = {};\n",
         serde_json::to_string(&TerminalSize::MIN)?,
         serde_json::to_string(&TerminalSize::MAX)?,
+        serde_json::to_string(&super::SHARED_MIN)?,
     );
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("TerminalSizeBounds.ts"), text)?;

@@ -123,6 +123,7 @@ impl Attach {
                 lock(&attachments).record(&deps, session, attachment.id);
                 serde_json::to_value(AttachAnswer {
                     attachment: attachment.id,
+                    shared: attachment.shared,
                 })
                 .map_err(|e| RpcError::internal(e.to_string()))
             }

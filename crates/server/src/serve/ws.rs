@@ -12,7 +12,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::stream::SplitSink;
 use futures_util::{Sink, StreamExt};
 
-use idea_application::sessions;
+use idea_application::{AppResult, Deps, sessions};
 use idea_domain::SessionId;
 use idea_domain::terminal::{OutputSink, TerminalSize};
 use serde_json::Value;
@@ -374,6 +374,13 @@ impl Client {
             return match request {
                 StreamRequest::AttachTerminal(p) => self.attach(place, id, p.session_id, p.size),
                 StreamRequest::DetachTerminal(p) => self.detach(place, id, p.session_id),
+                StreamRequest::FocusTerminal(p) => self.in_order(place, id, move |deps, a| {
+                    a.lead(deps, p.session_id);
+                    Ok(())
+                }),
+                StreamRequest::FitTerminal(p) => {
+                    self.in_order(place, id, move |deps, a| a.fit(deps, p.session_id, p.size));
+                }
                 // Flow control of output already delivered: answered here, at once.
                 StreamRequest::AckTerminal(p) => {
                     drop(place);
@@ -422,14 +429,29 @@ impl Client {
     }
 
     fn detach(&self, place: Place, id: Option<Value>, session: SessionId) {
+        self.in_order(place, id, move |deps, a| {
+            a.detach(deps, session);
+            Ok(())
+        });
+    }
+
+    /// Runs `work` on the client's attachments in the connection's order, off the async
+    /// thread (a resize may wait for the terminal model), and answers it.
+    fn in_order(
+        &self,
+        place: Place,
+        id: Option<Value>,
+        work: impl FnOnce(&Deps, &mut Attachments) -> AppResult<()> + Send + 'static,
+    ) {
         let deps = Arc::clone(&self.shared.project.deps);
         let attachments = Arc::clone(&self.attachments);
         let out = self.out.clone();
         place.start(move |_ticket| {
-            lock(&attachments).detach(&deps, session);
+            let outcome = work(&deps, &mut lock(&attachments))
+                .map(|()| Value::Null)
+                .map_err(|e| RpcError::from_wire(e.to_wire()));
             if let Some(id) = id {
-                let answer = rpc::answer(id, Ok(Value::Null));
-                let _ = out.send(Message::Text(Utf8Bytes::from(answer)));
+                let _ = out.send(Message::Text(Utf8Bytes::from(rpc::answer(id, outcome))));
             }
         });
     }
@@ -449,7 +471,11 @@ impl Client {
             return;
         };
         let session = SessionId::from_uuid(uuid::Uuid::from_bytes(*head));
-        let _ = sessions::write(&self.shared.project.deps, session, payload);
+        let deps = &self.shared.project.deps;
+        // The user types here: this client's cell gives the terminal its size, before the
+        // keystroke reaches the program (its echo is drawn for it).
+        lock(&self.attachments).lead(deps, session);
+        let _ = sessions::write(deps, session, payload);
     }
 }
 
