@@ -10,6 +10,7 @@ pub mod filedrop;
 pub mod ids;
 pub mod invocation;
 pub mod layout;
+pub mod limits;
 pub mod manifest;
 pub mod mcp_handoff;
 pub mod memory;
