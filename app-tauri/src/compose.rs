@@ -10,7 +10,7 @@ use idea_infrastructure::permissions::{FsPermissionFiles, user_permissions_path}
 use idea_infrastructure::profiles::{FsProfileCatalog, user_profiles_path};
 use idea_infrastructure::pty::{PortablePtyHost, PtyConfig};
 use idea_infrastructure::store::FsProjectStore;
-use idea_infrastructure::system::{EventBus, RandomIds};
+use idea_infrastructure::system::{EventBus, RandomIds, SystemClock};
 use idea_infrastructure::turns::ProcessTurnRunner;
 use idea_server::logging::LOG_ENV;
 use idea_server::paths::{project_path, user_dir};
@@ -164,6 +164,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         permissions: Arc::new(permission_files(path.as_path())),
         sandbox: Arc::new(sandbox_host()),
         login_shell: login_shell(),
+        clock: Arc::new(SystemClock),
         mcp_bridge: mcp_bridge(),
     }));
     Ok(OpenProject { path, deps, events })

@@ -123,6 +123,7 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
       e.resetsAt ? `; it resets at ${new Date(e.resetsAt * 1000).toLocaleString()}` : ""
     }.`,
   TURN_FAILED: ({ message: m }) => `The agent gave no answer: ${m}`,
+  RESUME_NOT_FOUND: () => "No resume is scheduled for this agent any more (it was carried out or cancelled).",
   REQUEST_NOT_FOUND: () => "This request no longer exists.",
 };
 

@@ -7,11 +7,13 @@ use idea_application::agents::{self, NewAgent};
 use idea_application::layouts::{self, MoveCell};
 use idea_application::orchestrator::{self, Ask};
 use idea_application::permissions::{self, PermissionEdit, PermissionsView};
+use idea_application::resumes;
 use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppResult, Deps};
 use idea_domain::layout::{Layouts, NamedLayout, Side};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::permissions::RuleChange;
+use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
 use idea_domain::{Agent, CellRef, NodeId, Project};
 use std::time::Duration;
@@ -63,6 +65,18 @@ pub(crate) fn update_agent_context(deps: &Deps, p: UpdateAgentContextParams) -> 
 
 pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
     agents::delete(deps, p.agent_id)
+}
+
+pub(crate) fn list_resumes(deps: &Deps, (): ()) -> AppResult<Vec<ScheduledResume>> {
+    resumes::list(deps)
+}
+
+pub(crate) fn cancel_resume(deps: &Deps, p: AgentParams) -> AppResult<()> {
+    resumes::cancel(deps, p.agent_id)
+}
+
+pub(crate) fn resume_now(deps: &Deps, p: AgentParams) -> AppResult<()> {
+    resumes::run_now(deps, p.agent_id)
 }
 
 pub(crate) fn get_layouts(deps: &Deps, (): ()) -> AppResult<Layouts> {

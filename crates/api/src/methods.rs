@@ -9,6 +9,7 @@ use idea_application::agents::templates::PersonaTemplate;
 use idea_application::permissions::PermissionsView;
 use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
+use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
 use idea_domain::{Agent, CellRef, NodeId, Project};
 
@@ -115,6 +116,18 @@ methods! {
     /// Cancels a request: a queued one leaves its line, a running turn is killed.
     CancelRequest = "cancelRequest" Writes (RequestParams) -> (),
         errors [RequestNotFound] => h::cancel_request;
+    /// The resumes scheduled after usage limits, soonest first (docs/usage-limits.md).
+    ListResumes = "listResumes" Reads (()) -> Vec<ScheduledResume>,
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_resumes;
+    /// Cancels an agent's scheduled resume: it waits for the user.
+    CancelResume = "cancelResume" Writes (AgentParams) -> (),
+        errors [ResumeNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::cancel_resume;
+    /// Continues an agent now rather than at its reset (relaunched first if it exited).
+    ResumeNow = "resumeNow" Writes (AgentParams) -> (),
+        errors [ResumeNotFound, AgentNotFound, AgentAlreadyRunning, AgentBusy, CellBusy,
+                ProfileNotFound, InvalidProfile, LayoutNotFound, NodeNotFound, CommandNotFound,
+                SpawnFailed, SandboxFailed, SessionExited, InputFull, CorruptFile, NewerSchema,
+                IoError, UnsafePath] => h::resume_now;
     /// The rules of the user's and the project's permissions files, and what was skipped.
     GetPermissions = "getPermissions" Reads (()) -> PermissionsView, errors [] => h::get_permissions;
     /// Removes then adds rules in the project's `.ideai/permissions.json`; the answer is the

@@ -1,11 +1,12 @@
 //! The collaborators every use case of one open project needs.
 
 use crate::orchestrator::RequestRegistry;
+use crate::resumes::ResumeInbox;
 use crate::sessions::SessionRegistry;
 use idea_domain::DomainEvent;
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::{
-    CliHomes, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
+    CliHomes, Clock, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
     SandboxHost, TurnRunner,
 };
 use idea_domain::terminal::TerminalHost;
@@ -28,6 +29,8 @@ pub struct Ports {
     pub sandbox: Arc<dyn SandboxHost>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
+    /// The time (usage-limit resets, resumes).
+    pub clock: Arc<dyn Clock>,
     /// How agents' CLIs start `idea mcp-server`; `None` where there is no `idea` executable
     /// to point them at (agents then get the file-drop route).
     pub mcp_bridge: Option<McpBridge>,
@@ -39,6 +42,8 @@ pub struct Deps {
     ports: Ports,
     pub sessions: SessionRegistry,
     pub requests: RequestRegistry,
+    /// Usage limits the state watchers saw, for the resume scheduler.
+    pub resume_inbox: ResumeInbox,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
     /// cannot lose each other's change.
     write_lock: Mutex<()>,
@@ -65,6 +70,7 @@ impl Deps {
             ports,
             sessions: SessionRegistry::default(),
             requests: RequestRegistry::default(),
+            resume_inbox: ResumeInbox::default(),
             write_lock: Mutex::new(()),
         }
     }

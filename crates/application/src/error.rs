@@ -70,6 +70,8 @@ pub enum AppError {
     TurnFailed(String),
     #[error("no request {0}")]
     RequestNotFound(String),
+    #[error("no resume is scheduled for agent {0}")]
+    ResumeNotFound(String),
     /// Params the use case refuses (a request id already used, a terminal size out of bounds).
     #[error("{0}")]
     InvalidParams(String),
@@ -174,6 +176,7 @@ pub enum ErrorKind {
     /// The turn ended without an answer; the message says why, in the CLI's words.
     TurnFailed,
     RequestNotFound,
+    ResumeNotFound,
     Internal,
 }
 
@@ -258,6 +261,7 @@ impl AppError {
             },
             Self::TurnFailed(_) => K::TurnFailed,
             Self::RequestNotFound(_) => K::RequestNotFound,
+            Self::ResumeNotFound(_) => K::ResumeNotFound,
             Self::InvalidParams(_) => K::InvalidParams,
             Self::InputFull(_) => K::InputFull,
             Self::Internal(_) => K::Internal,

@@ -11,6 +11,7 @@ mod pair;
 pub mod permissions;
 mod prepare;
 pub mod project;
+pub mod resumes;
 pub mod sandbox;
 pub mod sessions;
 

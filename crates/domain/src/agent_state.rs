@@ -20,9 +20,6 @@ pub use tracker::StateTracker;
 use serde::{Deserialize, Serialize};
 
 /// The state of one session, as the UI shows it.
-///
-/// A later `usageLimited` (a usage-limit banner on screen, or the CLI's own signal) plugs in
-/// as one more variant reached through [`ScreenFinding`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
@@ -33,6 +30,8 @@ pub enum AgentState {
     NeedsYou,
     /// Its turn is done; it waits for the next message.
     Idle,
+    /// Its provider's usage limit stopped it; [`StateReport::usage_limit`] says until when.
+    UsageLimited,
     /// Its process ended on its own with status 0, or the user stopped it.
     Exited,
     /// Its process ended on its own with a non-zero status.
@@ -77,6 +76,9 @@ pub struct StateReport {
     pub source: StateSource,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The limit, while `state` is `usageLimited`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_limit: Option<crate::limits::UsageLimit>,
 }
 
 /// Something the terminal adapter saw in a session's output.
@@ -104,6 +106,9 @@ pub enum Signal {
     /// The user typed into the terminal and pressed Enter: a line submitted (or a choice
     /// made), the start of a turn for a CLI that reports only when turns end.
     Submit,
+    /// The provider's usage limit stopped the agent (seen on screen or told by a hook, its
+    /// reset already reckoned by the application's clock).
+    UsageLimit(crate::limits::UsageLimit),
 }
 
 #[cfg(test)]

@@ -60,6 +60,12 @@ pub enum DomainEvent {
         #[serde(flatten)]
         shared: SharedSize,
     },
+    /// The scheduled resumes after usage limits changed (one was added, carried out or
+    /// cancelled): the whole schedule.
+    #[serde(rename_all = "camelCase")]
+    ResumesChanged {
+        resumes: Vec<crate::resume::ScheduledResume>,
+    },
     /// The project's permissions file was edited from IdeA (hand edits are not watched).
     PermissionsChanged,
     /// A request to an agent was queued, started or ended (for a requests panel).

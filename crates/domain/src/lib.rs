@@ -20,6 +20,7 @@ pub mod placeholders;
 pub mod ports;
 pub mod profile;
 pub mod project;
+pub mod resume;
 pub mod sandbox;
 pub mod skill;
 pub mod terminal;

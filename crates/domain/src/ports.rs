@@ -89,6 +89,10 @@ pub trait ProjectStore: Send + Sync {
     /// # Errors
     /// On I/O failure.
     fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError>;
+    /// `.ideai/resumes.json`; `None` when absent.
+    fn load_resumes(&self) -> Result<Option<crate::resume::Resumes>, StoreError>;
+    /// Writes `.ideai/resumes.json` atomically.
+    fn save_resumes(&self, resumes: &crate::resume::Resumes) -> Result<(), StoreError>;
     /// `.ideai/CONTEXT.md`, `None` when absent.
     ///
     /// # Errors
@@ -264,6 +268,13 @@ pub struct SandboxSetupError(pub String);
 /// Receives every domain event (the UI's event stream, logs, tests).
 pub trait EventPublisher: Send + Sync {
     fn publish(&self, event: DomainEvent);
+}
+
+/// The time, as the application sees it: a usage limit's reset and the resumes after it are
+/// reckoned against it, and tests advance a fake one.
+pub trait Clock: Send + Sync {
+    /// Unix seconds now.
+    fn now(&self) -> u64;
 }
 
 /// Mints fresh uuids; deterministic in tests.

@@ -245,6 +245,9 @@ pub struct SessionInfo {
     pub state_source: crate::agent_state::StateSource,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_reason: Option<String>,
+    /// The usage limit that stopped it, while its state is `usageLimited`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_limit: Option<crate::limits::UsageLimit>,
 }
 
 impl SessionInfo {
@@ -253,5 +256,6 @@ impl SessionInfo {
         self.state = report.state;
         self.state_source = report.source;
         self.state_reason.clone_from(&report.reason);
+        self.usage_limit.clone_from(&report.usage_limit);
     }
 }

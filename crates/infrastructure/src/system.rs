@@ -1,7 +1,7 @@
-//! Adapters for ids and events.
+//! Adapters for ids, events and the clock.
 
 use idea_domain::DomainEvent;
-use idea_domain::ports::{EventPublisher, IdGenerator};
+use idea_domain::ports::{Clock, EventPublisher, IdGenerator};
 use std::sync::Mutex;
 use uuid::Uuid;
 
@@ -12,6 +12,18 @@ pub struct RandomIds;
 impl IdGenerator for RandomIds {
     fn new_uuid(&self) -> Uuid {
         Uuid::new_v4()
+    }
+}
+
+/// The machine's clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
     }
 }
 

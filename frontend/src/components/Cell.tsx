@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { useResume } from "../hooks/useResumes";
 import { useCommands } from "../state/commandBus";
 import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
@@ -12,6 +13,7 @@ import { CellHeader } from "./CellHeader";
 import { ChatView } from "./ChatView";
 import { DropOverlay } from "./DropOverlay";
 import { ErrorNotice } from "./ErrorNotice";
+import { LimitNote } from "./LimitNote";
 import { SearchBar } from "./SearchBar";
 import { TerminalView } from "./TerminalView";
 
@@ -22,6 +24,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const session = sessions.byCell.get(leaf.id);
   const number = cellsInOrder(workspace.layouts.layouts, layoutId).indexOf(leaf.id) + 1;
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
+  const resume = useResume(agent?.agentId);
   const agentName = session ? (session.agentId ? (agent?.name ?? "agent") : "shell") : "";
   // The agent of this cell (running here, or assigned to it) may be answering another's ask.
   const answering = requests.answeringByAgent.get(session?.agentId ?? leaf.agent ?? "");
@@ -129,6 +132,9 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onPick={() => setPicking((p) => !p)}
       />
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
+      {agent && (session?.state === "usageLimited" || resume) && (
+        <LimitNote agentId={agent.agentId} limit={session?.usageLimit} resume={resume} />
+      )}
       {session?.status === "exited" && session.exit?.hint && (
         <div className="exit-hint" data-testid="cell-exit-hint" role="status">
           {session.exit.hint}

@@ -2,8 +2,5 @@
 
 /**
  * The state of one session, as the UI shows it.
- *
- * A later `usageLimited` (a usage-limit banner on screen, or the CLI's own signal) plugs in
- * as one more variant reached through [`ScreenFinding`].
  */
-export type AgentState = "working" | "needsYou" | "idle" | "exited" | "failed";
+export type AgentState = "working" | "needsYou" | "idle" | "usageLimited" | "exited" | "failed";

@@ -9,17 +9,23 @@ import type { RequestId } from "./RequestId";
 import type { RequestOutcome } from "./RequestOutcome";
 import type { RequestRecord } from "./RequestRecord";
 import type { RequestSource } from "./RequestSource";
+import type { ScheduledResume } from "./ScheduledResume";
 import type { SessionId } from "./SessionId";
 import type { SessionInfo } from "./SessionInfo";
 import type { StateSource } from "./StateSource";
 import type { TerminalSize } from "./TerminalSize";
 import type { TurnEvent } from "./TurnEvent";
+import type { UsageLimit } from "./UsageLimit";
 
 /**
  * Something that happened in a project.
  */
-export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, } | { "type": "terminalResized", sessionId: SessionId, size: TerminalSize, 
+export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, 
+/**
+ * The limit, while `state` is `usageLimited`.
+ */
+usageLimit?: UsageLimit | null, } | { "type": "sessionMoved", sessionId: SessionId, cell: CellRef | null, } | { "type": "terminalResized", sessionId: SessionId, size: TerminalSize, 
 /**
  * The leading client's attachment; `None` when no client is attached.
  */
-lead: number | null, epoch: number, } | { "type": "permissionsChanged" } | { "type": "requestChanged", request: RequestRecord, } | { "type": "requestEvent", requestId: RequestId, target: AgentId, seq: number, event: TurnEvent, } | { "type": "orchestratorRequestProcessed", requestId: RequestId, source: RequestSource, requester: string, target: AgentId, outcome: RequestOutcome, durationMs: number, };
+lead: number | null, epoch: number, } | { "type": "resumesChanged", resumes: Array<ScheduledResume>, } | { "type": "permissionsChanged" } | { "type": "requestChanged", request: RequestRecord, } | { "type": "requestEvent", requestId: RequestId, target: AgentId, seq: number, event: TurnEvent, } | { "type": "orchestratorRequestProcessed", requestId: RequestId, source: RequestSource, requester: string, target: AgentId, outcome: RequestOutcome, durationMs: number, };

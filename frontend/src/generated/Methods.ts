@@ -27,6 +27,7 @@ import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
 import type { ResizeSplitParams } from "./ResizeSplitParams";
 import type { SavePermissionsParams } from "./SavePermissionsParams";
+import type { ScheduledResume } from "./ScheduledResume";
 import type { SessionInfo } from "./SessionInfo";
 import type { SessionParams } from "./SessionParams";
 import type { SessionSizeParams } from "./SessionSizeParams";
@@ -67,6 +68,9 @@ export interface Methods {
   askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listRequests: { params: null; result: Array<RequestRecord>; errors: never };
   cancelRequest: { params: RequestParams; result: null; errors: "REQUEST_NOT_FOUND" };
+  listResumes: { params: null; result: Array<ScheduledResume>; errors: "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  cancelResume: { params: AgentParams; result: null; errors: "RESUME_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  resumeNow: { params: AgentParams; result: null; errors: "RESUME_NOT_FOUND" | "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "SESSION_EXITED" | "INPUT_FULL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   getPermissions: { params: null; result: PermissionsView; errors: never };
   savePermissions: { params: SavePermissionsParams; result: PermissionsView; errors: "CORRUPT_FILE" | "IO_ERROR" | "UNSAFE_PATH" };
 }

@@ -8,6 +8,7 @@ import type { SandboxSummary } from "./SandboxSummary";
 import type { SessionId } from "./SessionId";
 import type { SessionStatus } from "./SessionStatus";
 import type { StateSource } from "./StateSource";
+import type { UsageLimit } from "./UsageLimit";
 
 /**
  * What a front end knows about one terminal session.
@@ -29,4 +30,8 @@ sandbox: SandboxSummary | null,
 /**
  * What it is doing (`docs/agent-states.md`); also for a shell.
  */
-state: AgentState, stateSource: StateSource, stateReason?: string | null, };
+state: AgentState, stateSource: StateSource, stateReason?: string | null, 
+/**
+ * The usage limit that stopped it, while its state is `usageLimited`.
+ */
+usageLimit?: UsageLimit | null, };

@@ -7,6 +7,7 @@ export const STATE_LABEL: Record<AgentState, string> = {
   working: "working",
   needsYou: "needs you",
   idle: "idle",
+  usageLimited: "usage limit",
   exited: "exited",
   failed: "failed",
 };
@@ -39,6 +40,7 @@ export function titleWithCount(base: string, count: number): string {
  *  failed (a stop the user asked for is not one). */
 export function notable(previous: AgentState | undefined, next: AgentState): boolean {
   if (previous === next) return false;
+  if (next === "usageLimited" || (previous === "usageLimited" && next === "working")) return true;
   return next === "needsYou" || next === "failed" || (next === "idle" && previous === "working");
 }
 
@@ -47,7 +49,15 @@ export function notable(previous: AgentState | undefined, next: AgentState): boo
 export function noteFor(session: SessionInfo, agents: Agent[]): Note {
   const name = agents.find((a) => a.agentId === session.agentId)?.name ?? "An agent";
   const title =
-    session.state === "needsYou" ? `${name} needs you` : session.state === "failed" ? `${name} failed` : `${name} is done`;
+    session.state === "needsYou"
+      ? `${name} needs you`
+      : session.state === "failed"
+        ? `${name} failed`
+        : session.state === "usageLimited"
+          ? `${name} stopped at its usage limit`
+          : session.state === "working"
+            ? `${name} continues after its usage limit`
+            : `${name} is done`;
   return { title, body: session.stateReason ?? STATE_LABEL[session.state], tag: session.sessionId };
 }
 

@@ -131,6 +131,7 @@ pub fn world() -> World {
             idea_domain::ports::SandboxEnvironment::default(),
         )),
         login_shell: "/bin/sh".into(),
+        clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
     }));
     World { dir, deps, events }

@@ -94,6 +94,16 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
     Ok(())
 }
 
+/// Types `text`, then Enter, into a session as a user would: two writes, since a TUI takes
+/// a burst that ends in a newline for a paste.
+///
+/// # Errors
+/// As [`write`].
+pub fn type_line(deps: &Deps, id: SessionId, text: &str) -> AppResult<()> {
+    write(deps, id, text.as_bytes())?;
+    write(deps, id, b"\r")
+}
+
 /// Acknowledges output a client has processed (flow control).
 pub fn ack(deps: &Deps, id: SessionId, attachment: u64, bytes: usize) {
     if let Some(entry) = deps.sessions.get(id) {

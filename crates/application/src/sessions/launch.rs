@@ -341,6 +341,7 @@ fn spawn_and_register(deps: &Deps, new: NewSession<'_>) -> AppResult<SessionInfo
         state: AgentState::Working,
         state_source: StateSource::Start,
         state_reason: None,
+        usage_limit: None,
         sandbox: spec.sandbox.as_ref().map(SandboxSummary::of),
     };
     deps.sessions.insert(Entry::new(

@@ -24,6 +24,8 @@ pub(crate) struct Entry {
     pub tracker: StateTracker,
     /// The clients showing it and the size they share.
     pub viewers: Arc<Mutex<Viewers>>,
+    /// Typed once it is idle: the nudge of a relaunch after a usage limit.
+    pub nudge: Option<String>,
 }
 
 impl Entry {
@@ -42,6 +44,7 @@ impl Entry {
             ended: None,
             tracker: StateTracker::new(),
             viewers: Arc::new(Mutex::new(Viewers::new(size))),
+            nudge: None,
         }
     }
 
@@ -126,6 +129,23 @@ impl SessionRegistry {
         }
         self.exited.notify_all();
         Some(info)
+    }
+
+    /// Types `nudge` into the session once it is idle (see [`Self::take_nudge`]).
+    pub(crate) fn nudge_when_idle(&self, id: SessionId, nudge: String) {
+        if let Some(entry) = self.lock().get_mut(&id) {
+            entry.nudge = Some(nudge);
+        }
+    }
+
+    /// The session's pending nudge and its terminal, once (it is then forgotten).
+    pub(crate) fn take_nudge(&self, id: SessionId) -> Option<(Arc<dyn TerminalSession>, String)> {
+        let mut entries = self.lock();
+        let entry = entries
+            .get_mut(&id)
+            .filter(|e| e.info.status == SessionStatus::Running)?;
+        let nudge = entry.nudge.take()?;
+        Some((Arc::clone(&entry.terminal), nudge))
     }
 
     /// Applies a signal to a running session's state; its info when the state changed.

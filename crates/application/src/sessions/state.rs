@@ -5,7 +5,11 @@
 use super::registry::SessionRegistry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use idea_domain::agent_state::{HookEvent, ScreenDetector, Signal};
+use crate::resumes::LimitSeen;
+use idea_domain::agent_state::{
+    AgentState, HookEvent, ScreenDetector, ScreenFinding, Signal, TerminalSignal,
+};
+use idea_domain::limits::{LimitReset, LimitSighting, RESET_MARGIN_SECS, SightedReset, UsageLimit};
 use idea_domain::ports::EventPublisher;
 use idea_domain::profile::{AgentProfile, CliHome};
 use idea_domain::terminal::{SessionInfo, TerminalSession, TerminalWatch};
@@ -35,16 +39,22 @@ pub(crate) fn watch(
 ) {
     let registry = deps.sessions.clone();
     let events = deps.events.clone();
+    let (clock, inbox) = (deps.clock.clone(), deps.resume_inbox.clone());
     terminal.watch(TerminalWatch {
         detector,
         quiet_after: QUIET_AFTER,
         on_signal: Box::new(move |signal| {
-            apply(
-                &registry,
-                events.as_ref(),
-                session_id,
-                Signal::Terminal(signal),
-            );
+            let signal = match signal {
+                // A limit on screen: its reset on the clock, and the scheduler told.
+                TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(sighting))) => {
+                    Signal::UsageLimit(reckon(sighting, clock.now()))
+                }
+                signal => Signal::Terminal(signal),
+            };
+            let info = apply(&registry, events.as_ref(), session_id, signal);
+            if let Some(seen) = info.as_ref().and_then(limit_seen) {
+                inbox.push(seen);
+            }
         }),
     });
 }
@@ -58,7 +68,47 @@ pub(crate) fn apply(
 ) -> Option<SessionInfo> {
     let info = registry.apply_signal(session_id, signal)?;
     events.publish(changed(&info));
+    // A relaunch after a usage limit: the nudge goes in once the CLI waits at its prompt.
+    if info.state == AgentState::Idle
+        && let Some((terminal, nudge)) = registry.take_nudge(session_id)
+    {
+        let _ = terminal.write(nudge.as_bytes());
+        let _ = terminal.write(b"\r");
+        if let Some(submitted) = registry.apply_signal(session_id, Signal::Submit) {
+            events.publish(changed(&submitted));
+            return Some(submitted);
+        }
+    }
     Some(info)
+}
+
+/// What the scheduler needs of a session that just went `usageLimited`.
+pub(crate) fn limit_seen(info: &SessionInfo) -> Option<LimitSeen> {
+    if info.state != AgentState::UsageLimited {
+        return None;
+    }
+    Some(LimitSeen {
+        agent_id: info.agent_id?,
+        cell: info.cell?,
+        limit: info.usage_limit.clone()?,
+    })
+}
+
+/// A sighting's reset put on the clock: an epoch as given plus the margin.
+fn reckon(sighting: LimitSighting, now: u64) -> UsageLimit {
+    let reset = match sighting.reset {
+        SightedReset::Epoch(epoch) => LimitReset::At {
+            epoch: epoch.saturating_add(RESET_MARGIN_SECS).max(now),
+        },
+        SightedReset::NeedsUser => LimitReset::NeedsUser,
+        SightedReset::Text(_) | SightedReset::Unknown => LimitReset::Unknown,
+    };
+    UsageLimit {
+        reset,
+        window: sighting.window,
+        source: sighting.source,
+        message: sighting.message,
+    }
 }
 
 /// The `SessionStateChanged` event of `info`'s current state.
@@ -71,6 +121,7 @@ pub(crate) fn changed(info: &SessionInfo) -> DomainEvent {
             state: info.state,
             source: info.state_source,
             reason: info.state_reason.clone(),
+            usage_limit: info.usage_limit.clone(),
         },
     }
 }

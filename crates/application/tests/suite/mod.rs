@@ -5,6 +5,7 @@ mod filesystem;
 mod layouts;
 mod permissions;
 mod resume;
+mod resumes;
 mod sandbox;
 mod sessions;
 mod shared_size;

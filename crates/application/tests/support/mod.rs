@@ -35,6 +35,7 @@ pub struct MemoryStore {
     pub fail_writes: std::sync::atomic::AtomicBool,
     pub generated: Mutex<HashMap<PathBuf, String>>,
     pub providers: Mutex<HashMap<idea_domain::ConversationId, ConversationProviders>>,
+    pub resumes: Mutex<Option<idea_domain::resume::Resumes>>,
 }
 
 impl MemoryStore {
@@ -96,6 +97,14 @@ impl ProjectStore for MemoryStore {
     fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError> {
         self.check_write()?;
         *self.layouts.lock().unwrap() = Some(layouts.clone());
+        Ok(())
+    }
+    fn load_resumes(&self) -> Result<Option<idea_domain::resume::Resumes>, StoreError> {
+        Ok(self.resumes.lock().unwrap().clone())
+    }
+    fn save_resumes(&self, resumes: &idea_domain::resume::Resumes) -> Result<(), StoreError> {
+        self.check_write()?;
+        *self.resumes.lock().unwrap() = Some(resumes.clone());
         Ok(())
     }
     fn read_project_context(&self) -> Result<Option<String>, StoreError> {
@@ -304,6 +313,27 @@ impl IdGenerator for SequentialIds {
     }
 }
 
+/// A clock tests move by hand (starts at 2026-12-01 00:00 UTC).
+pub struct FakeClock(AtomicU64);
+
+impl Default for FakeClock {
+    fn default() -> Self {
+        Self(AtomicU64::new(1_796_083_200))
+    }
+}
+
+impl FakeClock {
+    pub fn advance(&self, secs: u64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl idea_domain::ports::Clock for FakeClock {
+    fn now(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
 /// A test world: deps over fakes, with handles on the fakes.
 pub struct World {
     pub deps: Deps,
@@ -314,28 +344,37 @@ pub struct World {
     pub turns: Arc<FakeTurns>,
     pub permissions: Arc<MemoryPermissions>,
     pub sandbox: Arc<FakeSandbox>,
+    pub clock: Arc<FakeClock>,
+}
+
+/// The fakes behind the ports a test drives directly.
+#[derive(Default, Clone)]
+struct Fakes {
+    terminals: Arc<FakeTerminals>,
+    cli: Arc<FakeCliHomes>,
+    turns: Arc<FakeTurns>,
+    sandbox: Arc<FakeSandbox>,
+    clock: Arc<FakeClock>,
 }
 
 fn deps_over(
     store: Arc<dyn ProjectStore>,
     permissions: Arc<dyn PermissionFiles>,
     events: Arc<RecordedEvents>,
-    terminals: Arc<FakeTerminals>,
-    cli: Arc<FakeCliHomes>,
-    turns: Arc<FakeTurns>,
-    sandbox: Arc<FakeSandbox>,
+    fakes: Fakes,
 ) -> Deps {
     Deps::new(Ports {
         store,
         profiles: Arc::new(StaticCatalog),
         events,
         ids: Arc::new(SequentialIds::default()),
-        terminals,
-        cli_homes: cli,
-        turns,
+        terminals: fakes.terminals,
+        cli_homes: fakes.cli,
+        turns: fakes.turns,
         permissions,
-        sandbox,
+        sandbox: fakes.sandbox,
         login_shell: "/bin/sh".into(),
+        clock: fakes.clock,
         mcp_bridge: None,
     })
 }
@@ -343,29 +382,24 @@ fn deps_over(
 pub fn world() -> World {
     let store = Arc::new(MemoryStore::default());
     let events = Arc::new(RecordedEvents::default());
-    let terminals = Arc::new(FakeTerminals::default());
-    let cli = Arc::new(FakeCliHomes::default());
-    let turns = Arc::new(FakeTurns::default());
     let permissions = Arc::new(MemoryPermissions::default());
-    let sandbox = Arc::new(FakeSandbox::default());
+    let fakes = Fakes::default();
     let deps = deps_over(
         store.clone(),
         permissions.clone(),
         events.clone(),
-        terminals.clone(),
-        cli.clone(),
-        turns.clone(),
-        sandbox.clone(),
+        fakes.clone(),
     );
     World {
         deps,
-        cli,
-        terminals,
+        cli: fakes.cli,
+        terminals: fakes.terminals,
         store,
         events,
-        turns,
+        turns: fakes.turns,
         permissions,
-        sandbox,
+        sandbox: fakes.sandbox,
+        clock: fakes.clock,
     }
 }
 
@@ -381,14 +415,6 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
         Some(dir.path().join("user-permissions.json")),
         Some(dir.path().join("home")),
     ));
-    let deps = deps_over(
-        store,
-        permissions,
-        events.clone(),
-        Arc::new(FakeTerminals::default()),
-        Arc::new(FakeCliHomes::default()),
-        Arc::new(FakeTurns::default()),
-        Arc::new(FakeSandbox::default()),
-    );
+    let deps = deps_over(store, permissions, events.clone(), Fakes::default());
     (dir, deps, events)
 }

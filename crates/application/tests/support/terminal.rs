@@ -2,9 +2,10 @@
 //! end a session. (End-to-end tests use real PTYs.)
 
 use idea_domain::SessionId;
+use idea_domain::agent_state::TerminalSignal;
 use idea_domain::terminal::{
     Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, SpawnSpec, TerminalHost,
-    TerminalSession, TerminalSize,
+    TerminalSession, TerminalSize, TerminalWatch,
 };
 use std::sync::{Arc, Mutex, mpsc};
 
@@ -28,9 +29,23 @@ pub struct FakeSession {
     pub resized: Mutex<Vec<TerminalSize>>,
     /// Attachments handed out so far (ids count from 1).
     attachments: Mutex<u64>,
+    /// What the application asked to be told about its output.
+    watch: Mutex<Option<TerminalWatch>>,
 }
 
 impl FakeSession {
+    /// Reports `signal` as the PTY adapter's watcher would (nothing if it is not watched).
+    pub fn signal(&self, signal: TerminalSignal) {
+        if let Some(watch) = self.watch.lock().unwrap().as_ref() {
+            (watch.on_signal)(signal);
+        }
+    }
+
+    /// The text typed into it so far.
+    pub fn typed(&self) -> String {
+        String::from_utf8_lossy(&self.written.lock().unwrap()).into_owned()
+    }
+
     /// The size it was last given (by a resize or an attach).
     pub fn size(&self) -> Option<TerminalSize> {
         self.resized.lock().unwrap().last().copied()
@@ -73,6 +88,7 @@ impl TerminalHost for FakeTerminals {
             written: Mutex::default(),
             resized: Mutex::default(),
             attachments: Mutex::default(),
+            watch: Mutex::default(),
         });
         self.sessions.lock().unwrap().push(session.clone());
         Ok(session)
@@ -113,5 +129,8 @@ impl TerminalSession for FakeSession {
     }
     fn exit_status(&self) -> Option<ExitInfo> {
         self.exit.lock().unwrap().clone()
+    }
+    fn watch(&self, watch: TerminalWatch) {
+        *self.watch.lock().unwrap() = Some(watch);
     }
 }

@@ -20,6 +20,9 @@ pub enum ScreenDetector {
 pub enum ScreenFinding {
     /// A prompt that waits for the user; the question as shown.
     NeedsYou(String),
+    /// A usage-limit message, as shown (the application puts its reset on its clock and
+    /// hands the tracker a [`super::Signal::UsageLimit`]).
+    UsageLimit(crate::limits::LimitSighting),
 }
 
 /// How many rows from the bottom (ignoring blank ones) a prompt's question may sit.

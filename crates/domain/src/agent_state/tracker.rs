@@ -31,6 +31,7 @@ impl StateTracker {
                 state: AgentState::Working,
                 source: StateSource::Start,
                 reason: None,
+                usage_limit: None,
             },
             hooked_start: false,
             hooked_done: false,
@@ -47,7 +48,11 @@ impl StateTracker {
             return None;
         }
         let current = self.report.state;
+        if let Signal::UsageLimit(limit) = signal {
+            return self.limited(limit);
+        }
         let next = match signal {
+            Signal::UsageLimit(_) => None,
             Signal::Hook(event) => Some(self.hook(event)),
             // Keys answer a "needs you" a bell or notification set; one the screen detector
             // saw lasts until the prompt leaves the screen (arrows move through its options).
@@ -57,7 +62,7 @@ impl StateTracker {
             // Enter chooses an option of any prompt. Where hooks do not say when a turn
             // starts, a submitted line does (Codex: output after its turn is a redraw or the
             // user typing, not a new turn).
-            Signal::Submit => (current == AgentState::NeedsYou
+            Signal::Submit => (matches!(current, AgentState::NeedsYou | AgentState::UsageLimited)
                 || (!self.hooked_start && current == AgentState::Idle))
                 .then_some((AgentState::Working, StateSource::Input, None)),
             Signal::Terminal(t) => self.terminal(current, t),
@@ -113,9 +118,15 @@ impl StateTracker {
             TerminalSignal::Screen(Some(ScreenFinding::NeedsYou(question))) => {
                 Some((AgentState::NeedsYou, StateSource::Screen, Some(question)))
             }
+            // Reached the tracker unreckoned: the application turns it into a signal.
+            TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(_))) => None,
             // The prompt the detector saw is gone: answered, the turn goes on.
-            TerminalSignal::Screen(None) => (current == AgentState::NeedsYou && from_screen)
-                .then_some((AgentState::Working, StateSource::Screen, None)),
+            TerminalSignal::Screen(None) if current == AgentState::NeedsYou && from_screen => {
+                Some((AgentState::Working, StateSource::Screen, None))
+            }
+            // The limit message left the screen (cleared, or the agent went on).
+            TerminalSignal::Screen(None) => (current == AgentState::UsageLimited && from_screen)
+                .then_some((AgentState::Idle, StateSource::Screen, None)),
             // A CLI rings for attention when it waits; with hooks, they tell it better.
             TerminalSignal::Bell if !self.hooked() && current == AgentState::Working => {
                 Some((AgentState::NeedsYou, StateSource::Terminal, None))
@@ -144,6 +155,26 @@ impl StateTracker {
         }
     }
 
+    /// A usage limit: the state and the limit itself, until a turn starts again.
+    fn limited(&mut self, limit: crate::limits::UsageLimit) -> Option<StateReport> {
+        let source = match limit.source {
+            crate::limits::LimitSource::Screen => StateSource::Screen,
+            _ => StateSource::Hook,
+        };
+        if self.report.state == AgentState::UsageLimited
+            && self.report.usage_limit.as_ref() == Some(&limit)
+        {
+            return None;
+        }
+        self.report = StateReport {
+            state: AgentState::UsageLimited,
+            source,
+            reason: Some(limit.message.clone()),
+            usage_limit: Some(limit),
+        };
+        Some(self.report.clone())
+    }
+
     fn hooked(&self) -> bool {
         self.hooked_start || self.hooked_done
     }
@@ -159,6 +190,7 @@ impl StateTracker {
             state,
             source,
             reason,
+            usage_limit: None,
         };
         Some(self.report.clone())
     }

@@ -16,6 +16,7 @@ use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
 use idea_domain::project::{PROJECT_VERSION, Project};
+use idea_domain::resume::{RESUMES_VERSION, Resumes};
 use idea_domain::{AgentId, ConversationId};
 pub use permissions::MAX_PERMISSIONS_BYTES;
 use serde::de::DeserializeOwned;
@@ -158,6 +159,15 @@ impl ProjectStore for FsProjectStore {
     fn save_layouts(&self, layouts: &Layouts) -> Result<(), StoreError> {
         let path = self.file("layouts.json");
         self.write(&path, &to_pretty_json(layouts, &path)?)
+    }
+
+    fn load_resumes(&self) -> Result<Option<Resumes>, StoreError> {
+        self.load::<Resumes>("resumes.json", RESUMES_VERSION, Resumes::validate)
+    }
+
+    fn save_resumes(&self, resumes: &Resumes) -> Result<(), StoreError> {
+        let path = self.file("resumes.json");
+        self.write(&path, &to_pretty_json(resumes, &path)?)
     }
 
     fn read_project_context(&self) -> Result<Option<String>, StoreError> {

@@ -89,6 +89,7 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
         )),
         store,
         login_shell: "/bin/sh".into(),
+        clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
     });
     (deps, spawned)

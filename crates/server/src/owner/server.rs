@@ -6,6 +6,7 @@ use super::json_rpc;
 use crate::rpc;
 use crate::{OpenProject, ServerError};
 use idea_application::Deps;
+use idea_application::resumes::Scheduler;
 use idea_infrastructure::owner::{
     Hello, HelloReply, OwnerError, OwnerInfo, OwnerListener, OwnerStream, PeerCredentials,
     ProjectLock, read_hello, socket_dir, socket_path, write_reply,
@@ -23,12 +24,16 @@ const EVENT_BACKLOG: usize = 1024;
 /// A client must say who it is this fast.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The running owner of a project: holds its lock, listens on its socket, and says so in
-/// `.ideai/.owner.json`. Dropping it stops listening, removes the socket and releases the lock.
+/// The running owner of a project: holds its lock, listens on its socket, says so in
+/// `.ideai/.owner.json`, and alone continues agents after their usage limits (a short-lived
+/// `idea` command that opens the project never does). Dropping it stops listening and the
+/// resumes, removes the socket and releases the lock.
 #[derive(Debug)]
 pub struct Owner {
     info: OwnerInfo,
     accepting: JoinHandle<()>,
+    // Stopped before the lock goes: no resume runs once another process may own the project.
+    _resumes: Scheduler,
     // Released last: the socket goes first, so no newcomer binds a path we then delete.
     lock: ProjectLock,
 }
@@ -63,11 +68,14 @@ impl Owner {
             }
         });
         let deps = Arc::clone(&project.deps);
+        let resumes = Scheduler::start(Arc::clone(&deps))
+            .map_err(|e| ServerError::User(format!("cannot start the resume scheduler: {e}")))?;
         let accepting = tokio::spawn(accept_loop(listener, deps, events));
         tracing::info!(socket = %path.display(), pid = info.pid, "owner: listening");
         Ok(Self {
             info,
             accepting,
+            _resumes: resumes,
             lock,
         })
     }

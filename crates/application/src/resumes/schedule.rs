@@ -1,0 +1,165 @@
+//! The schedule of resumes, and continuing an agent once its limit has lifted.
+
+use super::LimitSeen;
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use crate::sessions::{self, LaunchAgent};
+use idea_domain::agent_state::AgentState;
+use idea_domain::resume::{DEFAULT_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at};
+use idea_domain::terminal::TerminalSize;
+use idea_domain::{AgentId, DomainEvent};
+
+/// Every scheduled resume, soonest first.
+///
+/// # Errors
+/// Store codes (`CORRUPT_FILE` for a bad `resumes.json`, left untouched).
+pub fn list(deps: &Deps) -> AppResult<Vec<ScheduledResume>> {
+    let mut resumes = load(deps)?.resumes;
+    resumes.sort_by_key(|r| r.due_at);
+    Ok(resumes)
+}
+
+/// Schedules the limits the watchers saw, then continues every agent whose resume is due.
+/// Returns how many were continued. Each due resume leaves the schedule before its agent is
+/// continued, so none is continued twice.
+///
+/// # Errors
+/// Store codes; a failure to continue one agent is logged and does not stop the others.
+pub fn tick(deps: &Deps) -> AppResult<usize> {
+    let seen = deps.resume_inbox.take();
+    let now = deps.clock.now();
+    let due = {
+        let _guard = deps.lock_state();
+        let mut file = load(deps)?;
+        let before = file.resumes.clone();
+        for seen in seen {
+            let probes = deps.resume_inbox.probes_of(seen.agent_id, &seen.limit);
+            schedule(&mut file, seen, now, probes);
+        }
+        let (due, later): (Vec<_>, Vec<_>) = file.resumes.drain(..).partition(|r| r.due_at <= now);
+        file.resumes = later;
+        if file.resumes != before {
+            save(deps, &file)?;
+        }
+        due
+    };
+    let continued = due.len();
+    for resume in &due {
+        deps.resume_inbox.probed(resume);
+        if let Err(e) = continue_agent(deps, resume) {
+            let error = &e as &dyn std::error::Error;
+            tracing::warn!(agent = %resume.agent_id, error, "could not continue after the usage limit");
+        }
+    }
+    Ok(continued)
+}
+
+/// Cancels an agent's scheduled resume (it then waits for the user).
+///
+/// # Errors
+/// `RESUME_NOT_FOUND`, store codes.
+pub fn cancel(deps: &Deps, agent: AgentId) -> AppResult<()> {
+    take(deps, agent).map(|_| ())
+}
+
+/// Continues an agent now instead of at its resume's time.
+///
+/// # Errors
+/// `RESUME_NOT_FOUND`, store codes, and the launch's codes when it had exited.
+pub fn run_now(deps: &Deps, agent: AgentId) -> AppResult<()> {
+    let resume = take(deps, agent)?;
+    deps.resume_inbox.probed(&resume);
+    continue_agent(deps, &resume)
+}
+
+/// Adds (or replaces) the resume of the agent that hit `seen.limit`; a limit no reset lifts
+/// schedules nothing (the cell says the user must act). `probes`: how many probes of an
+/// unknown reset already failed (each next one waits longer).
+fn schedule(file: &mut Resumes, seen: LimitSeen, now: u64, probes: u32) {
+    file.resumes.retain(|r| r.agent_id != seen.agent_id);
+    let Some(due_at) = due_at(&seen.limit, now, probes) else {
+        return;
+    };
+    if file.resumes.len() >= idea_domain::resume::MAX_RESUMES {
+        tracing::warn!(agent = %seen.agent_id, "too many scheduled resumes: this one is dropped");
+        return;
+    }
+    tracing::info!(agent = %seen.agent_id, due_at, "usage limit: resume scheduled");
+    file.resumes.push(ScheduledResume {
+        agent_id: seen.agent_id,
+        cell: seen.cell,
+        limit: seen.limit,
+        due_at,
+        probes,
+    });
+}
+
+/// Removes and returns an agent's resume.
+fn take(deps: &Deps, agent: AgentId) -> AppResult<ScheduledResume> {
+    let _guard = deps.lock_state();
+    let mut file = load(deps)?;
+    let at = file
+        .resumes
+        .iter()
+        .position(|r| r.agent_id == agent)
+        .ok_or_else(|| AppError::ResumeNotFound(agent.to_string()))?;
+    let resume = file.resumes.remove(at);
+    save(deps, &file)?;
+    Ok(resume)
+}
+
+/// Continues the agent: the nudge typed where it waits at its prompt, or a relaunch in its
+/// conversation (the nudge typed once it is idle) when it exited. An agent that already went
+/// on by itself is left alone: it must never be continued twice.
+fn continue_agent(deps: &Deps, resume: &ScheduledResume) -> AppResult<()> {
+    let nudge = nudge_text();
+    if let Some(live) = deps.sessions.live_of_agent(resume.agent_id) {
+        return match live.info.state {
+            AgentState::UsageLimited | AgentState::Idle => {
+                tracing::info!(agent = %resume.agent_id, "usage limit lifted: nudge typed");
+                sessions::type_line(deps, live.info.session_id, &nudge)
+            }
+            state => {
+                tracing::info!(agent = %resume.agent_id, ?state, "usage limit lifted: it already went on");
+                Ok(())
+            }
+        };
+    }
+    let size = deps
+        .sessions
+        .of_cell(resume.cell)
+        .and_then(|old| sessions::shared_size(deps, old.info.session_id).ok())
+        .map_or_else(TerminalSize::default, |shared| shared.size);
+    let launched = sessions::launch_agent(
+        deps,
+        LaunchAgent {
+            agent_id: resume.agent_id,
+            cell: resume.cell,
+            size,
+        },
+    )?;
+    tracing::info!(agent = %resume.agent_id, session = %launched.session_id,
+        "usage limit lifted: relaunched, the nudge follows once it is idle");
+    deps.sessions.nudge_when_idle(launched.session_id, nudge);
+    Ok(())
+}
+
+fn nudge_text() -> String {
+    DEFAULT_NUDGE.to_owned()
+}
+
+fn load(deps: &Deps) -> AppResult<Resumes> {
+    Ok(deps.store.load_resumes()?.unwrap_or(Resumes {
+        version: RESUMES_VERSION,
+        resumes: Vec::new(),
+    }))
+}
+
+fn save(deps: &Deps, file: &Resumes) -> AppResult<()> {
+    deps.store.save_resumes(file)?;
+    deps.publish(DomainEvent::ResumesChanged {
+        resumes: file.resumes.clone(),
+    });
+    deps.resume_inbox.poke();
+    Ok(())
+}

@@ -1,0 +1,225 @@
+//! Continuing an agent after its usage limit (issue 20): scheduled when the limit is seen,
+//! carried out once when the fake clock passes the reset — the nudge typed where the agent
+//! waits, or a relaunch in its conversation first — and never twice; cancel and run now.
+
+use crate::suite::sessions::{agent, launch, two_cells};
+use crate::support::terminal::FakeSession;
+use crate::support::{World, world};
+use idea_application::resumes;
+use idea_domain::agent_state::{AgentState, ScreenFinding, TerminalSignal};
+use idea_domain::limits::{LimitReset, LimitSighting, LimitSource, SightedReset};
+use idea_domain::resume::DEFAULT_NUDGE;
+use idea_domain::{Agent, AgentId};
+use std::sync::Arc;
+
+/// The limit Claude Code shows, with its reset an hour ahead of the fake clock.
+fn limit_on_screen(w: &World, terminal: &FakeSession) -> u64 {
+    let reset = w.clock_now() + 3600;
+    terminal.signal(TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(
+        LimitSighting {
+            reset: SightedReset::Epoch(reset),
+            window: Some("5-hour".into()),
+            source: LimitSource::Screen,
+            message: "You've hit your 5-hour limit".into(),
+        },
+    ))));
+    reset
+}
+
+/// An agent launched in a cell: it, and its fake terminal.
+fn running_agent(w: &World) -> (Agent, Arc<FakeSession>) {
+    let ada = agent(w, "Ada", "tracked");
+    let (layout, cell, _) = two_cells(w);
+    launch(w, &ada, layout, cell).unwrap();
+    let terminal = Arc::clone(w.terminals.sessions.lock().unwrap().last().unwrap());
+    (ada, terminal)
+}
+
+fn state_of(w: &World, agent: AgentId) -> AgentState {
+    let sessions = idea_application::sessions::list(&w.deps);
+    let mine: Vec<_> = sessions
+        .iter()
+        .filter(|s| s.agent_id == Some(agent))
+        .collect();
+    mine.last().unwrap().state
+}
+
+impl World {
+    fn clock_now(&self) -> u64 {
+        idea_domain::ports::Clock::now(self.clock.as_ref())
+    }
+
+    fn session_of(&self, agent: AgentId) -> idea_domain::SessionId {
+        let sessions = idea_application::sessions::list(&self.deps);
+        sessions
+            .iter()
+            .find(|s| s.agent_id == Some(agent))
+            .unwrap()
+            .session_id
+    }
+}
+
+#[test]
+fn a_limit_on_screen_is_scheduled_and_at_the_reset_the_nudge_is_typed_once() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    let reset = limit_on_screen(&w, &terminal);
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+    let info = idea_application::sessions::list(&w.deps).pop().unwrap();
+    let limit = info.usage_limit.unwrap();
+    assert_eq!(limit.window.as_deref(), Some("5-hour"));
+    assert!(matches!(limit.reset, LimitReset::At { epoch } if epoch > reset));
+
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0, "not due yet");
+    let scheduled = resumes::list(&w.deps).unwrap();
+    assert_eq!(scheduled.len(), 1);
+    assert_eq!(scheduled[0].agent_id, ada.agent_id);
+    assert!(!terminal.typed().contains(DEFAULT_NUDGE));
+
+    w.clock.advance(3600 + 120);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 1);
+    assert_eq!(terminal.typed(), format!("{DEFAULT_NUDGE}\r"));
+    assert_eq!(
+        state_of(&w, ada.agent_id),
+        AgentState::Working,
+        "the nudge submitted a line"
+    );
+    assert!(resumes::list(&w.deps).unwrap().is_empty());
+    w.clock.advance(3600);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0);
+    assert_eq!(
+        terminal.typed().matches(DEFAULT_NUDGE).count(),
+        1,
+        "continued once"
+    );
+}
+
+#[test]
+fn an_agent_that_exited_is_relaunched_in_its_conversation_then_nudged_once_idle() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    // Claude Code saved the conversation; then it exited.
+    let first = idea_application::sessions::list(&w.deps).pop().unwrap();
+    let cwd = w.terminals.spawned.lock().unwrap()[0].cwd.clone();
+    w.cli
+        .save_conversation(&cwd, first.engine_session_id.as_deref().unwrap());
+    terminal.finish(1);
+    w.clock.advance(3700);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 1);
+    let spawned = w.terminals.spawned.lock().unwrap().clone();
+    assert_eq!(spawned.len(), 2, "relaunched");
+    assert_eq!(
+        spawned[1].args[0], "--resume",
+        "in its conversation: {:?}",
+        spawned[1].args
+    );
+    let relaunched = Arc::clone(w.terminals.sessions.lock().unwrap().last().unwrap());
+    assert_eq!(
+        relaunched.typed(),
+        "",
+        "not before the CLI waits at its prompt"
+    );
+    relaunched.signal(TerminalSignal::Quiet);
+    assert_eq!(relaunched.typed(), format!("{DEFAULT_NUDGE}\r"));
+    assert_eq!(
+        state_of(&w, ada.agent_id),
+        AgentState::Working,
+        "the nudge started a turn"
+    );
+    relaunched.signal(TerminalSignal::Quiet);
+    assert_eq!(relaunched.typed().matches(DEFAULT_NUDGE).count(), 1);
+}
+
+#[test]
+fn an_agent_that_went_on_by_itself_is_not_continued_again() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    // The user typed "go on" before the reset.
+    idea_application::sessions::write(&w.deps, w.session_of(ada.agent_id), b"go on\r").unwrap();
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::Working);
+    w.clock.advance(3700);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 1);
+    assert!(!terminal.typed().contains(DEFAULT_NUDGE));
+}
+
+#[test]
+fn a_cancelled_resume_does_nothing_and_run_now_continues_at_once() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    resumes::cancel(&w.deps, ada.agent_id).unwrap();
+    let again = resumes::cancel(&w.deps, ada.agent_id).unwrap_err();
+    assert_eq!(again.code(), "RESUME_NOT_FOUND");
+    w.clock.advance(3700);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0);
+    assert!(!terminal.typed().contains(DEFAULT_NUDGE));
+
+    limit_on_screen_again(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    resumes::run_now(&w.deps, ada.agent_id).unwrap();
+    assert_eq!(terminal.typed(), format!("{DEFAULT_NUDGE}\r"));
+    assert!(resumes::list(&w.deps).unwrap().is_empty());
+}
+
+/// The agent's limit shows again (a new message on screen: the previous one left first).
+fn limit_on_screen_again(w: &World, terminal: &FakeSession) {
+    terminal.signal(TerminalSignal::Screen(None));
+    limit_on_screen(w, terminal);
+}
+
+#[test]
+fn a_limit_no_reset_lifts_schedules_nothing_and_an_unknown_one_is_probed() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    terminal.signal(TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(
+        LimitSighting {
+            reset: SightedReset::NeedsUser,
+            window: None,
+            source: LimitSource::Screen,
+            message: "Your workspace is out of credits.".into(),
+        },
+    ))));
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+    resumes::tick(&w.deps).unwrap();
+    assert!(resumes::list(&w.deps).unwrap().is_empty());
+
+    terminal.signal(TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(
+        LimitSighting {
+            reset: SightedReset::Unknown,
+            window: None,
+            source: LimitSource::Screen,
+            message: "You’ve hit your usage limit. Try again later.".into(),
+        },
+    ))));
+    resumes::tick(&w.deps).unwrap();
+    let scheduled = resumes::list(&w.deps).unwrap();
+    assert_eq!(
+        scheduled[0].due_at,
+        w.clock_now() + idea_domain::resume::PROBE_FIRST_SECS
+    );
+}
+
+#[test]
+fn the_schedule_is_written_to_the_store_and_a_store_failure_is_reported() {
+    let w = world();
+    let (_, terminal) = running_agent(&w);
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    let stored = w.store.resumes.lock().unwrap().clone().unwrap();
+    assert_eq!(stored.resumes.len(), 1);
+    w.store
+        .fail_writes
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    w.clock.advance(3700);
+    let error = resumes::tick(&w.deps).unwrap_err();
+    assert_eq!(error.code(), "IO_ERROR");
+    assert!(
+        !terminal.typed().contains(DEFAULT_NUDGE),
+        "not continued unless the schedule says so"
+    );
+}
