@@ -31,6 +31,9 @@ struct Inbox {
     /// Agents continued after a reset nobody gave, and how many such probes they had: if the
     /// limit is hit again, the next probe waits longer.
     probes: HashMap<AgentId, u32>,
+    /// Agents that went on after their limit (the user typed, the CLI continued by itself):
+    /// their resumes are void, so nobody continues them a second time.
+    went_on: Vec<AgentId>,
     /// Something else to do (a resume changed): wake the scheduler anyway.
     poked: bool,
 }
@@ -48,6 +51,16 @@ impl ResumeInbox {
             inbox.seen.pop_front();
         }
         inbox.seen.push_back(seen);
+        self.0.1.notify_all();
+    }
+
+    /// `agent` left `usageLimited` for a turn: its resume, if any, is void.
+    pub fn went_on(&self, agent: AgentId) {
+        let mut inbox = self.lock();
+        inbox.seen.retain(|s| s.agent_id != agent);
+        if !inbox.went_on.contains(&agent) && inbox.went_on.len() < CAPACITY {
+            inbox.went_on.push(agent);
+        }
         self.0.1.notify_all();
     }
 
@@ -81,10 +94,14 @@ impl ResumeInbox {
         }
     }
 
-    pub(super) fn take(&self) -> Vec<LimitSeen> {
+    /// The limits seen and the agents that went on since the last call.
+    pub(super) fn take(&self) -> (Vec<LimitSeen>, Vec<AgentId>) {
         let mut inbox = self.lock();
         inbox.poked = false;
-        inbox.seen.drain(..).collect()
+        (
+            inbox.seen.drain(..).collect(),
+            inbox.went_on.drain(..).collect(),
+        )
     }
 
     /// Waits up to `timeout` for a limit or a poke.
@@ -93,7 +110,9 @@ impl ResumeInbox {
         let _ = self
             .0
             .1
-            .wait_timeout_while(inbox, timeout, |i| i.seen.is_empty() && !i.poked)
+            .wait_timeout_while(inbox, timeout, |i| {
+                i.seen.is_empty() && i.went_on.is_empty() && !i.poked
+            })
             .unwrap_or_else(PoisonError::into_inner);
     }
 }

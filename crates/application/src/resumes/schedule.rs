@@ -26,12 +26,13 @@ pub fn list(deps: &Deps) -> AppResult<Vec<ScheduledResume>> {
 /// # Errors
 /// Store codes; a failure to continue one agent is logged and does not stop the others.
 pub fn tick(deps: &Deps) -> AppResult<usize> {
-    let seen = deps.resume_inbox.take();
+    let (seen, went_on) = deps.resume_inbox.take();
     let now = deps.clock.now();
     let due = {
         let _guard = deps.lock_state();
         let mut file = load(deps)?;
         let before = file.resumes.clone();
+        file.resumes.retain(|r| !went_on.contains(&r.agent_id));
         for seen in seen {
             let probes = deps.resume_inbox.probes_of(seen.agent_id, &seen.limit);
             schedule(&mut file, seen, now, probes);

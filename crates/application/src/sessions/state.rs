@@ -5,7 +5,7 @@
 use super::registry::SessionRegistry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
-use crate::resumes::LimitSeen;
+use crate::resumes::{LimitSeen, ResumeInbox};
 use idea_domain::agent_state::{
     AgentState, HookEvent, ScreenDetector, ScreenFinding, Signal, TerminalSignal,
 };
@@ -51,7 +51,7 @@ pub(crate) fn watch(
                 }
                 signal => Signal::Terminal(signal),
             };
-            let info = apply(&registry, events.as_ref(), session_id, signal);
+            let info = apply(&registry, events.as_ref(), &inbox, session_id, signal);
             if let Some(seen) = info.as_ref().and_then(limit_seen) {
                 inbox.push(seen);
             }
@@ -63,11 +63,19 @@ pub(crate) fn watch(
 pub(crate) fn apply(
     registry: &SessionRegistry,
     events: &dyn EventPublisher,
+    inbox: &ResumeInbox,
     session_id: SessionId,
     signal: Signal,
 ) -> Option<SessionInfo> {
+    let before = registry.get(session_id).map(|e| e.info.state);
     let info = registry.apply_signal(session_id, signal)?;
     events.publish(changed(&info));
+    if before == Some(AgentState::UsageLimited)
+        && info.state == AgentState::Working
+        && let Some(agent) = info.agent_id
+    {
+        inbox.went_on(agent);
+    }
     // A relaunch after a usage limit: the nudge goes in once the CLI waits at its prompt.
     if info.state == AgentState::Idle
         && let Some((terminal, nudge)) = registry.take_nudge(session_id)
@@ -146,6 +154,7 @@ pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Opti
     Ok(apply(
         &deps.sessions,
         deps.events.as_ref(),
+        &deps.resume_inbox,
         live.info.session_id,
         Signal::Hook(event),
     ))
@@ -155,5 +164,11 @@ pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Opti
 /// notification is answered, a submitted line may start a turn.
 pub(crate) fn typed(deps: &Deps, session_id: SessionId, enter: bool) {
     let signal = if enter { Signal::Submit } else { Signal::Input };
-    apply(&deps.sessions, deps.events.as_ref(), session_id, signal);
+    apply(
+        &deps.sessions,
+        deps.events.as_ref(),
+        &deps.resume_inbox,
+        session_id,
+        signal,
+    );
 }

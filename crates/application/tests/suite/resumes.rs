@@ -133,7 +133,7 @@ fn an_agent_that_exited_is_relaunched_in_its_conversation_then_nudged_once_idle(
 }
 
 #[test]
-fn an_agent_that_went_on_by_itself_is_not_continued_again() {
+fn an_agent_that_went_on_before_the_reset_is_not_continued_again() {
     let w = world();
     let (ada, terminal) = running_agent(&w);
     limit_on_screen(&w, &terminal);
@@ -141,8 +141,16 @@ fn an_agent_that_went_on_by_itself_is_not_continued_again() {
     // The user typed "go on" before the reset.
     idea_application::sessions::write(&w.deps, w.session_of(ada.agent_id), b"go on\r").unwrap();
     assert_eq!(state_of(&w, ada.agent_id), AgentState::Working);
+    resumes::tick(&w.deps).unwrap();
+    assert!(
+        resumes::list(&w.deps).unwrap().is_empty(),
+        "its resume is void"
+    );
+    // Even if it comes back to its prompt by the reset, it is not nudged.
+    terminal.signal(TerminalSignal::Quiet);
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::Idle);
     w.clock.advance(3700);
-    assert_eq!(resumes::tick(&w.deps).unwrap(), 1);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0);
     assert!(!terminal.typed().contains(DEFAULT_NUDGE));
 }
 
