@@ -44,6 +44,7 @@ const CLAUDE: Cli = Cli {
     // Claude Code defers MCP tools: the model gets their names only.
     idea_tool: Some("mcp__idea__idea_list_profiles"),
     mcp_in_cells: true,
+    history_before_typing: false,
 };
 
 const CODEX: Cli = Cli {
@@ -61,6 +62,7 @@ const CODEX: Cli = Cli {
     // Codex 0.171.0 defers MCP tools behind `tool_search` without naming them.
     idea_tool: None,
     mcp_in_cells: true,
+    history_before_typing: false,
 };
 
 const GEMINI: Cli = Cli {
@@ -77,6 +79,7 @@ const GEMINI: Cli = Cli {
     // and send whole function declarations.
     idea_tool: Some("List the runtime profiles an agent can run with"),
     mcp_in_cells: false,
+    history_before_typing: true,
 };
 
 /// One CLI through the whole story of the issue: first launch, stop before the first prompt,
@@ -123,6 +126,9 @@ fn launch_stop_relaunch_and_resume(cli: Cli) {
     );
     if !second["engineSessionId"].is_null() {
         assert_eq!(third["engineSessionId"], second["engineSessionId"]);
+    }
+    if cli.history_before_typing {
+        rig.wait_screen(&third_id, "FAKE-MODEL-REPLY to: first question alpha-one");
     }
     rig.ask(
         &third_id,

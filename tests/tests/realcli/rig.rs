@@ -30,6 +30,9 @@ pub struct Cli {
     pub idea_tool: Option<&'static str>,
     /// Whether a cell of this CLI gets IdeA's MCP server (its bridge then connects).
     pub mcp_in_cells: bool,
+    /// A resumed conversation reaches the model only once the CLI has drawn its history:
+    /// typed earlier, the next request goes without it (Gemini CLI, seen under load).
+    pub history_before_typing: bool,
 }
 
 /// The text of every file in `dir`.
