@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
 import { useCommands } from "../state/commandBus";
+import { needingYou, needingYouIn } from "../state/attention";
 import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
@@ -18,7 +19,7 @@ import { TerminalView } from "./TerminalView";
 /** One cell: a header, and either its session's terminal or a picker to start one. */
 export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf: LeafNode; only: boolean; zoomed: boolean }) {
   const workspace = useWorkspace();
-  const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
+  const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom, phone } = workspace;
   const session = sessions.byCell.get(leaf.id);
   const number = cellsInOrder(workspace.layouts.layouts, layoutId).indexOf(leaf.id) + 1;
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
@@ -39,6 +40,13 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const actions = useCellActions(layoutId, leaf, session, agentName, body, onLaunched);
   const drag = useCellDrag(layoutId, leaf.id, root, !only && !zoomed);
   const showTerminal = session !== undefined && !picking && !chatAgent;
+  // On a phone the header is also the switcher to the layout's other cells (this one is alone).
+  const switcher = phone
+    ? {
+        onShow: workspace.showCells,
+        needingElsewhere: needingYouIn(sessions.all.values(), layoutId) - (session ? needingYou([session]).length : 0),
+      }
+    : undefined;
   const sessionId = session?.sessionId;
 
   // Move keyboard focus here when asked (Alt+Arrow, "Go to cell", a new split).
@@ -124,9 +132,10 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
         onClose={() => void actions.close()}
-        onZoom={() => toggleZoom(leaf.id)}
+        onZoom={phone ? undefined : () => toggleZoom(leaf.id)}
         onSearch={() => setSearchOpen((open) => !open)}
         onPick={() => setPicking((p) => !p)}
+        switcher={switcher}
       />
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
       {session?.status === "exited" && session.exit?.hint && (
