@@ -213,6 +213,7 @@ describe("phone layout", () => {
 
     await page.locator('[data-testid="toggle-requests"]').tap();
     await waitUntil(() => fullScreen("requests-panel"), "the requests panel is not a full-screen sheet");
+    await page.screenshot({ path: join(SHOTS, "idea-phone-requests.png") });
     // Beneath it the cell keeps its width (it used to shrink to 2 px).
     assert.ok((await cellWidth()) >= 388, "the requests panel squeezes the cell");
     assert.equal(await page.locator('[data-testid="requests-panel"]').evaluate((e) => getComputedStyle(e).display), "flex");
@@ -221,9 +222,23 @@ describe("phone layout", () => {
 
     await page.locator('[data-testid="toggle-overview"]').tap();
     await waitUntil(() => fullScreen("sessions-overview"), "the sessions overview is not a full-screen sheet");
+    await page.screenshot({ path: join(SHOTS, "idea-phone-sessions.png") });
     await page.locator(`[data-testid="session-row"][data-session-id="${agent.sessionId}"]`).tap();
     await waitUntil(async () => (await page.locator('[data-testid="sessions-overview"]').count()) === 0, "the jump left the overview over the cell");
     await waitUntil(async () => (await shownCell().getAttribute("data-session-id")) === agent.sessionId, "the overview's jump did not show the cell");
+
+    // The command palette: the screen's width, touch-sized rows, a tap below it closes it.
+    await page.locator('[data-testid="open-palette"]').tap();
+    const palette = page.locator('[data-testid="command-palette"]');
+    await palette.waitFor();
+    const paletteBox = await palette.boundingBox();
+    assert.equal(paletteBox.width, 390, "the palette is not the screen's width");
+    const rowHeights = await palette.locator('[role="option"]').evaluateAll((es) => es.map((e) => e.getBoundingClientRect().height));
+    assert.ok(rowHeights.length > 0 && rowHeights.every((h) => h >= 44), `palette rows under 44 px: ${rowHeights}`);
+    assert.equal(await palette.locator('[role="option"]', { hasText: "Zoom the cell" }).count(), 0, "the palette offers a zoom a phone has no use for");
+    await page.screenshot({ path: join(SHOTS, "idea-phone-palette.png") });
+    await page.touchscreen.tap(195, paletteBox.y + paletteBox.height + 20);
+    await waitUntil(async () => (await palette.count()) === 0, "a tap beside the palette does not close it");
 
     // The tab bar: an inactive tab's delete, shown on a desktop's hover, stays out of a tapping
     // finger's way (a tap's hover would show it under the finger); tapping the tab shows that

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { needingYou } from "../state/attention";
 import { occupantName, showsAgentState, statusOf } from "../state/cells";
 import { leavesInReadingOrder } from "../state/layoutTree";
@@ -13,9 +14,22 @@ import { StateBadge } from "./StateBadge";
 export function CellList({ layout, shown, onClose }: { layout: NamedLayout; shown: string | null; onClose(): void }) {
   const { sessions, data, goToCell } = useWorkspace();
   const leaves = leavesInReadingOrder(layout.tree);
+  const root = useRef<HTMLElement>(null);
+
+  // Opens on the row of the cell shown, so a keyboard (or a screen reader) starts there.
+  useEffect(() => root.current?.querySelector<HTMLElement>('[aria-current="true"]')?.focus(), []);
 
   return (
-    <aside className="cell-list" data-testid="cell-list" role="dialog" aria-label={`Cells of ${layout.name}`}>
+    <aside
+      ref={root}
+      className="cell-list"
+      data-testid="cell-list"
+      role="dialog"
+      aria-label={`Cells of ${layout.name}`}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
       <div className="panel-header">
         <span className="panel-title">{layout.name}</span>
         <span className="panel-count">

@@ -92,10 +92,14 @@ export function Workspace() {
   );
   goToCellRef.current = goToCell;
 
+  // On a phone only the cell shown is in view: an agent in another cell of the layout notifies.
   const inView = useCallback(
     (session: SessionInfo) =>
-      document.visibilityState === "visible" && document.hasFocus() && session.cell?.layoutId === layouts.layouts?.active,
-    [layouts.layouts?.active],
+      document.visibilityState === "visible" &&
+      document.hasFocus() &&
+      session.cell?.layoutId === layouts.layouts?.active &&
+      (phoneCell === null || session.cell?.nodeId === phoneCell),
+    [layouts.layouts?.active, phoneCell],
   );
   const notifications = useAttention(sessions.all, data.agents, layouts.layouts, inView, goToCell);
 
