@@ -247,6 +247,14 @@ describe("phone layout", () => {
     await page.screenshot({ path: join(SHOTS, "idea-phone-palette.png") });
     await page.touchscreen.tap(195, paletteBox.y + paletteBox.height + 20);
     await waitUntil(async () => (await palette.count()) === 0, "a tap beside the palette does not close it");
+    // The top bar has no Keys button on a phone; the palette still lists the shortcuts.
+    assert.equal(await page.locator('[data-testid="open-shortcuts"]').isVisible(), false);
+    await page.locator('[data-testid="open-palette"]').tap();
+    await palette.locator('[role="option"]', { hasText: "Keyboard shortcuts" }).tap();
+    const shortcuts = await page.locator('[data-testid="shortcuts-popover"]').boundingBox();
+    assert.ok(shortcuts.x >= 0 && shortcuts.x + shortcuts.width <= 390, "the shortcuts run off the screen");
+    await page.touchscreen.tap(195, 700);
+    await waitUntil(async () => (await page.locator('[data-testid="shortcuts-popover"]').count()) === 0, "a tap elsewhere does not close the shortcuts");
 
     // The tab bar: an inactive tab's delete, shown on a desktop's hover, stays out of a tapping
     // finger's way (a tap's hover would show it under the finger); tapping the tab shows that
@@ -277,6 +285,12 @@ describe("phone layout", () => {
     await waitUntil(async () => (await shownCell().count()) === 3, "the tiled layout did not come back");
     assert.equal(await page.locator('[data-testid="key-bar"]').count(), 0);
     assert.equal(await page.locator('[data-testid="cell-switcher"]').count(), 0);
+    // A phone held sideways (short, touch): still one cell at a time.
+    await page.setViewportSize({ width: 844, height: 390 });
+    await page.locator('[data-testid="app"][data-phone="true"]').waitFor();
+    await waitUntil(async () => (await shownCell().count()) === 1, "the phone held sideways tiles the cells");
+    assert.deepEqual(await overflowing(), []);
+    await page.screenshot({ path: join(SHOTS, "idea-phone-landscape.png") });
     await page.setViewportSize(PHONE.viewport);
     await page.locator('[data-testid="app"][data-phone="true"]').waitFor();
     await waitUntil(async () => (await shownCell().count()) === 1, "the phone layout did not come back");
