@@ -199,6 +199,35 @@ describe("phone layout", () => {
     await waitUntil(async () => (await terminalText(page, shell.sessionId))?.includes("after-42"), "Ctrl+C did not end cat");
   });
 
+  it("a finger dragged over the terminal scrolls its scrollback", async () => {
+    await rpc(page, "writeTerminal", { sessionId: shell.sessionId, data: "seq 1 300\r" });
+    const position = () =>
+      page.evaluate((id) => {
+        const buffer = window.__ideaTerminals[id].buffer.active;
+        return { top: buffer.viewportY, bottom: buffer.baseY };
+      }, shell.sessionId);
+    await waitUntil(async () => (await terminalText(page, shell.sessionId))?.includes("\n300\n"), "seq did not print");
+    await waitUntil(async () => (await position()).bottom > 200, "no scrollback");
+    const cdp = await page.context().newCDPSession(page);
+    const drag = async (from, to) => {
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: 195, y: from }] });
+      for (let step = 1; step <= 10; step++) {
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: 195, y: from + ((to - from) * step) / 10 }] });
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const { bottom } = await position();
+    assert.equal((await position()).top, bottom, "the terminal is not at its bottom");
+    // Down: back in time, about a row per row's height (17 px here) dragged.
+    await drag(300, 600);
+    await waitUntil(async () => (await position()).top < bottom - 10, "a drag down does not scroll back");
+    const { top } = await position();
+    assert.equal((await page.evaluate(() => document.documentElement.scrollTop)), 0, "the page moved instead");
+    await drag(600, 300);
+    await waitUntil(async () => (await position()).top > top, "a drag up does not scroll forward");
+    await cdp.detach();
+  });
+
   it("opens the panels as full-screen sheets that close again; a jump from one closes it", async () => {
     const fullScreen = async (testId) => {
       const box = await page.locator(`[data-testid="${testId}"]`).boundingBox();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
+import { useTouchScroll } from "../hooks/useTouchScroll";
 import { useCommands } from "../state/commandBus";
 import { needingYou, needingYouIn } from "../state/attention";
 import { cellsInOrder } from "../state/palette";
@@ -48,6 +49,8 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       }
     : undefined;
   const sessionId = session?.sessionId;
+
+  useTouchScroll(body, showTerminal ? sessionId : undefined);
 
   // Move keyboard focus here when asked (Alt+Arrow, "Go to cell", a new split).
   useEffect(() => {
