@@ -3,7 +3,7 @@ import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
 import { useTouchScroll } from "../hooks/useTouchScroll";
 import { useCommands } from "../state/commandBus";
-import { needingYou, needingYouIn } from "../state/attention";
+import { needingYouIn, needsYou } from "../state/attention";
 import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
@@ -45,7 +45,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const switcher = phone
     ? {
         onShow: workspace.showCells,
-        needingElsewhere: needingYouIn(sessions.all.values(), layoutId) - (session ? needingYou([session]).length : 0),
+        needingElsewhere: needingYouIn(sessions.all.values(), layoutId) - (session && needsYou(session) ? 1 : 0),
       }
     : undefined;
   const sessionId = session?.sessionId;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { needingYou } from "../state/attention";
+import { needsYou } from "../state/attention";
 import { occupantName, showsAgentState, statusOf } from "../state/cells";
 import { leavesInReadingOrder } from "../state/layoutTree";
 import { useWorkspace } from "../state/workspace";
@@ -45,7 +45,7 @@ export function CellList({ layout, shown, onClose }: { layout: NamedLayout; show
           const session = sessions.byCell.get(leaf.id);
           const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
           const name = occupantName(session, agent) || "empty";
-          const needs = session !== undefined && needingYou([session]).length > 0;
+          const needs = session !== undefined && needsYou(session);
           const status = statusOf(session, null);
           return (
             <li key={leaf.id}>
