@@ -63,7 +63,8 @@ describe("a resize is not work", () => {
     try {
       // A second client, much smaller: its attaches resize the terminals.
       step = "second client";
-      const phone = await browser.newContext({ viewport: { width: 600, height: 700 } });
+      // Wider than the phone layout, which would show (and resize) one of the three.
+      const phone = await browser.newContext({ viewport: { width: 800, height: 700 } });
       // Every cell has its agent: no picker to wait for, as `openWorkspace` does.
       const small = await phone.newPage();
       small.on("pageerror", (error) => pageErrors.push(error.message));

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useCellActions } from "../hooks/useCellActions";
 import { useCellDrag } from "../hooks/useCellDrag";
 import { useResume } from "../hooks/useResumes";
+import { useTouchScroll } from "../hooks/useTouchScroll";
 import { useCommands } from "../state/commandBus";
+import { needingYouIn, needsYou } from "../state/attention";
 import { cellsInOrder } from "../state/palette";
 import { partyName } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
@@ -20,7 +22,7 @@ import { TerminalView } from "./TerminalView";
 /** One cell: a header, and either its session's terminal or a picker to start one. */
 export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf: LeafNode; only: boolean; zoomed: boolean }) {
   const workspace = useWorkspace();
-  const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom } = workspace;
+  const { data, sessions, requests, focused, flashed, focusRequest, claimFocus, setFocused, toggleZoom, phone } = workspace;
   const session = sessions.byCell.get(leaf.id);
   const number = cellsInOrder(workspace.layouts.layouts, layoutId).indexOf(leaf.id) + 1;
   const agent = session?.agentId ? data.agentsById.get(session.agentId) : undefined;
@@ -42,7 +44,16 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const actions = useCellActions(layoutId, leaf, session, agentName, body, onLaunched);
   const drag = useCellDrag(layoutId, leaf.id, root, !only && !zoomed);
   const showTerminal = session !== undefined && !picking && !chatAgent;
+  // On a phone the header is also the switcher to the layout's other cells (this one is alone).
+  const switcher = phone
+    ? {
+        onShow: workspace.showCells,
+        needingElsewhere: needingYouIn(sessions.all.values(), layoutId) - (session && needsYou(session) ? 1 : 0),
+      }
+    : undefined;
   const sessionId = session?.sessionId;
+
+  useTouchScroll(body, showTerminal ? sessionId : undefined);
 
   // Move keyboard focus here when asked (Alt+Arrow, "Go to cell", a new split).
   useEffect(() => {
@@ -127,9 +138,10 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
         onClose={() => void actions.close()}
-        onZoom={() => toggleZoom(leaf.id)}
+        onZoom={phone ? undefined : () => toggleZoom(leaf.id)}
         onSearch={() => setSearchOpen((open) => !open)}
         onPick={() => setPicking((p) => !p)}
+        switcher={switcher}
       />
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
       {agent && (session?.state === "usageLimited" || resume) && (

@@ -1,8 +1,11 @@
+import type { RefObject } from "react";
 import { StateBadge } from "./StateBadge";
 import type { CellBusy } from "../hooks/useCellActions";
 import type { CellDragHandle } from "../hooks/useCellDrag";
 import type { Agent, AgentProfile, Direction, SessionInfo } from "../types";
-import { useHeaderFit } from "../hooks/useHeaderFit";
+import { ICON_WIDTH, useHeaderFit } from "../hooks/useHeaderFit";
+import { occupantName, showsAgentState, statusOf } from "../state/cells";
+import { TOUCH_TARGET } from "../state/phone";
 import { Icon, type IconName } from "./Icon";
 import { OverflowMenu, type MenuAction } from "./OverflowMenu";
 import { ProfileBadge } from "./ProfileBadge";
@@ -28,21 +31,12 @@ interface Props {
   onStop(): void;
   onSplit(direction: Direction): void;
   onClose(): void;
-  onZoom(): void;
+  /** Zooms the cell (none on a phone, which shows one cell at a time anyway). */
+  onZoom?(): void;
   onSearch(): void;
   onPick(): void;
-}
-
-function statusOf(session: SessionInfo | undefined, busy: CellBusy): { text: string; kind: string } {
-  if (busy === "launching") return { text: "starting…", kind: "starting" };
-  if (busy === "restarting") return { text: "restarting…", kind: "starting" };
-  if (!session) return { text: "empty", kind: "empty" };
-  if (session.status === "running") return { text: busy === "stopping" ? "stopping…" : "running", kind: "running" };
-  const exit = session.exit;
-  if (!exit) return { text: "exited", kind: "exited" };
-  if (exit.stopped) return { text: "stopped", kind: "exited" };
-  if (exit.signal) return { text: `killed by ${exit.signal}`, kind: "failed" };
-  return { text: `exited with code ${exit.code}`, kind: exit.code === 0 ? "exited" : "failed" };
+  /** On a phone: the title area becomes the switcher that lists the layout's cells. */
+  switcher?: { onShow(): void; needingElsewhere: number };
 }
 
 /** One action of the header: a button there, or an item of the overflow menu. */
@@ -60,60 +54,89 @@ interface HeaderAction extends MenuAction {
 export function CellHeader(props: Props) {
   const { session, agent, busy, drag } = props;
   const status = statusOf(session, busy);
-  const title = session ? (session.agentId ? (agent?.name ?? "unknown agent") : "shell") : "";
+  const title = occupantName(session, agent);
   const running = session?.status === "running";
   const actions = headerActions(props, running);
-  const { header, essentials, visible, measure } = useHeaderFit(actions);
+  const { header, essentials, visible, measure } = useHeaderFit(actions, props.switcher ? TOUCH_TARGET : ICON_WIDTH);
   // A running agent's state ("needs you", "working") says more than "running": the status
   // keeps only its dot then, and the state badge its whole width.
-  const stateShown = running && session?.agentId !== null && session?.agentId !== undefined;
+  const stateShown = showsAgentState(session);
   const dotOnly = stateShown && busy === null;
   const hidden = actions.filter((action) => !visible.has(action.id));
+  const switcher = props.switcher;
+
+  const identity = (
+    <>
+      {drag.draggable && (
+        <span className="cell-grip">
+          <Icon name="grip" />
+        </span>
+      )}
+      <span className="cell-number" data-testid="cell-number" title={props.number <= 9 ? `Cell ${props.number} (Alt+${props.number})` : `Cell ${props.number}`}>
+        {props.number}
+      </span>
+      {session && (
+        <span className="cell-title" data-testid="cell-title" title={session.pid ? `pid ${session.pid}` : undefined}>
+          {title}
+        </span>
+      )}
+      {stateShown && <StateBadge session={session} />}
+      {props.answering !== null && (
+        <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
+          answering {props.answering === "You" ? "you" : props.answering}
+        </span>
+      )}
+      <span className={`status status-${status.kind}${dotOnly ? " status-dot" : ""}`} data-testid="cell-status" data-status={status.kind} role="status" title={dotOnly ? status.text : undefined}>
+        {dotOnly ? <span className="visually-hidden">{status.text}</span> : status.text}
+      </span>
+      {/* What gives way first when the header is narrow. */}
+      <span className="cell-extras">
+        {session && props.processTitle && (
+          <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
+            {props.processTitle}
+          </span>
+        )}
+        {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
+        {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
+      </span>
+    </>
+  );
 
   return (
     <div className="cell-header" data-testid="cell-header" ref={header}>
-      <div
-        ref={essentials}
-        className={`cell-drag${drag.draggable ? " draggable" : ""}`}
-        data-testid="cell-drag"
-        draggable={drag.draggable}
-        title={drag.draggable ? "Drag onto another cell: an edge moves this cell there, the centre swaps the two" : undefined}
-        onDragStart={drag.onDragStart}
-        onDragEnd={drag.onDragEnd}
-      >
-        {drag.draggable && (
-          <span className="cell-grip">
-            <Icon name="grip" />
-          </span>
-        )}
-        <span className="cell-number" data-testid="cell-number" title={props.number <= 9 ? `Cell ${props.number} (Alt+${props.number})` : `Cell ${props.number}`}>
-          {props.number}
-        </span>
-        {session && (
-          <span className="cell-title" data-testid="cell-title" title={session.pid ? `pid ${session.pid}` : undefined}>
-            {title}
-          </span>
-        )}
-        {stateShown && <StateBadge session={session} />}
-        {props.answering !== null && (
-          <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
-            answering {props.answering === "You" ? "you" : props.answering}
-          </span>
-        )}
-        <span className={`status status-${status.kind}${dotOnly ? " status-dot" : ""}`} data-testid="cell-status" data-status={status.kind} role="status" title={dotOnly ? status.text : undefined}>
-          {dotOnly ? <span className="visually-hidden">{status.text}</span> : status.text}
-        </span>
-        {/* What gives way first when the header is narrow. */}
-        <span className="cell-extras">
-          {session && props.processTitle && (
-            <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
-              {props.processTitle}
+      {switcher ? (
+        <button
+          ref={essentials as RefObject<HTMLButtonElement>}
+          type="button"
+          className="cell-drag cell-switcher"
+          data-testid="cell-switcher"
+          aria-haspopup="dialog"
+          title="Show another cell of this layout"
+          onClick={switcher.onShow}
+        >
+          {identity}
+          {switcher.needingElsewhere > 0 && (
+            <span className="badge state-badge state-needsYou switcher-needing" data-testid="switcher-needing" title={`${switcher.needingElsewhere} other cell(s) here need you`}>
+              +{switcher.needingElsewhere}
             </span>
           )}
-          {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
-          {session?.agentId && <SandboxBadge sandbox={session.sandbox} />}
-        </span>
-      </div>
+          <span className="switcher-chevron">
+            <Icon name="down" />
+          </span>
+        </button>
+      ) : (
+        <div
+          ref={essentials as RefObject<HTMLDivElement>}
+          className={`cell-drag${drag.draggable ? " draggable" : ""}`}
+          data-testid="cell-drag"
+          draggable={drag.draggable}
+          title={drag.draggable ? "Drag onto another cell: an edge moves this cell there, the centre swaps the two" : undefined}
+          onDragStart={drag.onDragStart}
+          onDragEnd={drag.onDragEnd}
+        >
+          {identity}
+        </div>
+      )}
       {actions
         .filter((action) => visible.has(action.id))
         .map((action) => (
@@ -183,7 +206,9 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
   actions.push(
     { id: "cell-split-h", icon: "splitRight", label: "Split right", title: "Split: new cell on the right", priority: 6, run: () => props.onSplit("horizontal") },
     { id: "cell-split-v", icon: "splitDown", label: "Split down", title: "Split: new cell below", priority: 7, run: () => props.onSplit("vertical") },
-    {
+  );
+  if (props.onZoom) {
+    actions.push({
       id: "cell-zoom",
       icon: props.zoomed ? "unzoom" : "zoom",
       label: props.zoomed ? "Restore the layout" : "Zoom this cell",
@@ -191,7 +216,9 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
       className: `icon${props.zoomed ? " on" : ""}`,
       priority: 8,
       run: props.onZoom,
-    },
+    });
+  }
+  actions.push(
     {
       id: "cell-close",
       icon: "close",

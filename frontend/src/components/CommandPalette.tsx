@@ -37,6 +37,7 @@ export function CommandPalette({ open, onClose, panels }: { open: boolean; onClo
               empty: session?.status !== "running",
               session: session ? (session.status === "running" ? "running" : "exited") : null,
               zoomed: workspace.zoomed === leaf.id,
+              zoomable: !workspace.phone,
             }
           : null,
       missingProfiles: data.missingProfiles,

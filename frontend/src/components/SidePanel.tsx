@@ -7,13 +7,14 @@ import type { Agent } from "../types";
 import { AgentRow } from "./AgentRow";
 import { CreateAgentForm } from "./CreateAgentForm";
 import { ErrorNotice } from "./ErrorNotice";
+import { Icon } from "./Icon";
 import { PermissionsPanel } from "./PermissionsPanel";
 import { PersonaEditor } from "./PersonaEditor";
 
 type SideView = "agents" | "permissions";
 
 /** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
-export function SidePanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden: boolean }) {
+export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: number; hidden: boolean; onClose?: () => void }) {
   const [view, setView] = useState<SideView>("agents");
 
   useEffect(() => {
@@ -40,6 +41,12 @@ export function SidePanel({ newAgentSeq, hidden }: { newAgentSeq: number; hidden
             {v === "agents" ? "Agents" : "Permissions"}
           </button>
         ))}
+        {/* A sheet (on a phone) covers the top bar's toggle: it closes itself. */}
+        {onClose && (
+          <button type="button" className="icon side-close" data-testid="side-panel-close" aria-label="Close the side panel" title="Close the side panel" onClick={onClose}>
+            <Icon name="close" />
+          </button>
+        )}
       </div>
       {/* The agents stay mounted: an unsaved persona survives a look at the permissions. */}
       <AgentsPanel newAgentSeq={newAgentSeq} hidden={view !== "agents"} />

@@ -90,7 +90,7 @@ export function TopBar(props: {
       {transportKind() === "websocket" && (
         <span className={`connection connection-${props.connection}`} data-testid="connection-status" data-state={props.connection}>
           <span className="dot" />
-          {CONNECTION_TEXT[props.connection]}
+          <span className="connection-text">{CONNECTION_TEXT[props.connection]}</span>
         </span>
       )}
     </header>

@@ -2,6 +2,9 @@ import type { SessionInfo } from "../types";
 import { useAttention } from "../hooks/useAttention";
 import { NotifyOptIn } from "./NotifyOptIn";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { usePanels } from "../hooks/usePanels";
+import { usePhoneLayout } from "../hooks/usePhoneLayout";
+import { shownCell } from "../state/cells";
 import { describeError, errorAction } from "../api";
 import { lastFocusedCell, useCellFocus } from "../hooks/useCellFocus";
 import { useConnection } from "../hooks/useConnection";
@@ -16,8 +19,10 @@ import { cellsInOrder } from "../state/palette";
 import { retainTerminals } from "../terminal/registry";
 import { useToaster } from "../state/toasts";
 import { WorkspaceContext, type Workspace as WorkspaceApi } from "../state/workspace";
+import { CellList } from "./CellList";
 import { CommandPalette } from "./CommandPalette";
 import { ErrorNotice } from "./ErrorNotice";
+import { KeyBar } from "./KeyBar";
 import { LayoutView } from "./LayoutView";
 import { RequestsPanel } from "./RequestsPanel";
 import { SessionsOverview } from "./SessionsOverview";
@@ -25,12 +30,11 @@ import { SidePanel } from "./SidePanel";
 import { TabBar } from "./TabBar";
 import { TopBar } from "./TopBar";
 
-const SIDE_PANEL_KEY = "idea.sidePanel";
-const REQUESTS_PANEL_KEY = "idea.requestsPanel";
-
 /** The whole window: top bar, side panel, layout tabs and the active layout's cells. */
 export function Workspace() {
   const toaster = useToaster();
+  const phone = usePhoneLayout();
+  const panels = usePanels(phone);
   const connection = useConnection();
   const data = useProjectData(connection.epoch);
   // Toasts outlive renders; their "Go to cell" calls the latest goToCell.
@@ -53,15 +57,18 @@ export function Workspace() {
   const requests = useRequests(connection.epoch);
   const focus = useCellFocus();
   const [zoomByLayout, setZoomByLayout] = useState<Record<string, string | undefined>>({});
-  const [sidePanelOpen, setSidePanelOpen] = useState(() => localStorage.getItem(SIDE_PANEL_KEY) !== "closed");
-  useEffect(() => localStorage.setItem(SIDE_PANEL_KEY, sidePanelOpen ? "open" : "closed"), [sidePanelOpen]);
-  const [requestsOpen, setRequestsOpen] = useState(() => localStorage.getItem(REQUESTS_PANEL_KEY) === "open");
-  useEffect(() => localStorage.setItem(REQUESTS_PANEL_KEY, requestsOpen ? "open" : "closed"), [requestsOpen]);
   const [newAgentSeq, setNewAgentSeq] = useState(0);
 
   const active = layouts.layouts?.layouts.find((l) => l.id === layouts.layouts?.active) ?? null;
   const zoomedId = active ? zoomByLayout[active.id] : undefined;
   const zoomed = active && zoomedId && findLeaf(active.tree, zoomedId) ? zoomedId : null;
+  // Each layout's cell shown last on a phone, shown again on coming back to that layout.
+  const phoneCells = useRef(new Map<string, string>());
+  const phoneCell = phone && active ? shownCell(active, focus.focused, phoneCells.current.get(active.id)) : null;
+  useEffect(() => {
+    if (active && phoneCell) phoneCells.current.set(active.id, phoneCell);
+  }, [active, phoneCell]);
+  const phoneSession = phoneCell ? sessions.byCell.get(phoneCell) : undefined;
 
   const toggleZoom = useCallback(
     (nodeId: string) => {
@@ -72,21 +79,27 @@ export function Workspace() {
     [active, focus],
   );
 
+  const { closeSheets } = panels;
   const goToCell = useCallback(
     (layoutId: string, nodeId: string) => {
+      closeSheets();
       if (layouts.layouts?.active !== layoutId) void layouts.setActive(layoutId);
       setZoomByLayout((prev) => (prev[layoutId] && prev[layoutId] !== nodeId ? { ...prev, [layoutId]: undefined } : prev));
       focus.requestFocus(nodeId);
       focus.flash(nodeId);
     },
-    [layouts, focus],
+    [layouts, focus, closeSheets],
   );
   goToCellRef.current = goToCell;
 
+  // On a phone only the cell shown is in view: an agent in another cell of the layout notifies.
   const inView = useCallback(
     (session: SessionInfo) =>
-      document.visibilityState === "visible" && document.hasFocus() && session.cell?.layoutId === layouts.layouts?.active,
-    [layouts.layouts?.active],
+      document.visibilityState === "visible" &&
+      document.hasFocus() &&
+      session.cell?.layoutId === layouts.layouts?.active &&
+      (phoneCell === null || session.cell?.nodeId === phoneCell),
+    [layouts.layouts?.active, phoneCell],
   );
   const notifications = useAttention(sessions.all, data.agents, layouts.layouts, inView, goToCell);
 
@@ -99,7 +112,6 @@ export function Workspace() {
   }, [layouts.layouts, sessions.byCell]);
 
   const [paletteOpen, setPaletteOpen] = useState(false);
-  const [overviewOpen, setOverviewOpen] = useState(false);
   const cellsOfActive = useCallback(() => cellsInOrder(layouts.layouts, layouts.layouts?.active), [layouts.layouts]);
   const openPalette = useCallback(() => setPaletteOpen(true), []);
   useWorkspaceKeys(focus.focused, focus.requestFocus, toggleZoom, cellsOfActive, openPalette);
@@ -115,14 +127,15 @@ export function Workspace() {
   }, [active, sessions.loaded, requestFocus]);
 
   const showSideView = (view: "agents" | "permissions") => {
-    setSidePanelOpen(true);
+    panels.open("side");
     sendCommand("side-panel", view);
   };
 
+  const { open: openPanel } = panels;
   const openNewAgent = useCallback(() => {
-    setSidePanelOpen(true);
+    openPanel("side");
     setNewAgentSeq((n) => n + 1);
-  }, []);
+  }, [openPanel]);
 
   const workspace: WorkspaceApi = {
     data,
@@ -140,33 +153,35 @@ export function Workspace() {
     goToCell,
     reportError,
     openNewAgent,
+    phone,
+    showCells: () => panels.open("cells"),
   };
 
   return (
     <WorkspaceContext.Provider value={workspace}>
-      <div className="app" data-testid="app">
+      <div className="app" data-testid="app" data-phone={phone}>
         <TopBar
           projectName={data.project?.name ?? null}
           connection={connection.state}
-          sidePanelOpen={sidePanelOpen}
-          onToggleSidePanel={() => setSidePanelOpen((open) => !open)}
-          requestsOpen={requestsOpen}
+          sidePanelOpen={panels.isOpen("side")}
+          onToggleSidePanel={() => panels.toggle("side")}
+          requestsOpen={panels.isOpen("requests")}
           activeRequests={requests.active}
-          onToggleRequests={() => setRequestsOpen((open) => !open)}
+          onToggleRequests={() => panels.toggle("requests")}
           onOpenPalette={openPalette}
-          overviewOpen={overviewOpen}
-          onToggleOverview={() => setOverviewOpen((open) => !open)}
+          overviewOpen={panels.isOpen("overview")}
+          onToggleOverview={() => panels.toggle("overview")}
         />
         <CommandPalette
           open={paletteOpen}
           onClose={() => setPaletteOpen(false)}
           panels={{
-            overviewOpen,
-            requestsOpen,
-            sidePanelOpen,
-            toggleOverview: () => setOverviewOpen((o) => !o),
-            toggleRequests: () => setRequestsOpen((o) => !o),
-            toggleSidePanel: () => setSidePanelOpen((o) => !o),
+            overviewOpen: panels.isOpen("overview"),
+            requestsOpen: panels.isOpen("requests"),
+            sidePanelOpen: panels.isOpen("side"),
+            toggleOverview: () => panels.toggle("overview"),
+            toggleRequests: () => panels.toggle("requests"),
+            toggleSidePanel: () => panels.toggle("side"),
             showPermissions: () => showSideView("permissions"),
             showAgents: () => showSideView("agents"),
             showShortcuts: () => sendCommand("shortcuts", "open"),
@@ -175,19 +190,21 @@ export function Workspace() {
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
         <div className="main">
           {/* Hidden, not unmounted: an unsaved persona edit stays (and still guards a reload). */}
-          <SidePanel newAgentSeq={newAgentSeq} hidden={!sidePanelOpen} />
+          <SidePanel newAgentSeq={newAgentSeq} hidden={!panels.isOpen("side")} onClose={phone ? () => panels.close("side") : undefined} />
           <section className="workspace">
             {layouts.layouts && <TabBar layouts={layouts.layouts} />}
             <NotifyOptIn optIn={notifications} />
             {layouts.loadError && <ErrorNotice error={layouts.loadError} testId="layouts-error" />}
             {active ? (
-              <LayoutView key={active.id} layout={active} zoomed={zoomed} />
+              <LayoutView key={active.id} layout={active} zoomed={zoomed} phoneCell={phoneCell} />
             ) : (
               <div className="placeholder">{connection.state === "open" ? "Loading…" : "Connecting to IdeA…"}</div>
             )}
+            {phoneSession?.status === "running" && <KeyBar sessionId={phoneSession.sessionId} />}
           </section>
-          {requestsOpen && <RequestsPanel onClose={() => setRequestsOpen(false)} />}
-          {overviewOpen && <SessionsOverview onClose={() => setOverviewOpen(false)} />}
+          {panels.isOpen("requests") && <RequestsPanel onClose={() => panels.close("requests")} />}
+          {panels.isOpen("overview") && <SessionsOverview onClose={() => panels.close("overview")} />}
+          {active && panels.isOpen("cells") && <CellList layout={active} shown={phoneCell} onClose={() => panels.close("cells")} />}
         </div>
       </div>
     </WorkspaceContext.Provider>

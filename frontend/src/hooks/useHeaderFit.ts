@@ -10,7 +10,8 @@ export interface FittedAction {
   priority: number;
 }
 
-/** Width of an icon button (16 px icon, 4 px padding, 1 px border each side). */
+/** Width of an icon button (16 px icon, 4 px padding, 1 px border each side); a phone's are
+ *  touch-sized instead. */
 export const ICON_WIDTH = 26;
 /** The most of the header the agent's name claims before the actions: a long name still leaves
  *  room for some, and shows cut rather than pushing every action into the menu. */
@@ -23,9 +24,9 @@ const HEADER_PADDING = 12;
  * state and status (everything in the drag area but `.cell-extras`, which shrinks first) claim
  * their whole width, the actions get the rest and the overflow menu what does not fit.
  */
-export function useHeaderFit(actions: readonly FittedAction[]) {
+export function useHeaderFit(actions: readonly FittedAction[], iconWidth = ICON_WIDTH) {
   const header = useRef<HTMLDivElement>(null);
-  const essentials = useRef<HTMLDivElement>(null);
+  const essentials = useRef<HTMLElement>(null);
   const widths = useRef(new Map<string, number>());
   const [width, setWidth] = useState(0);
   const [essentialWidth, setEssentialWidth] = useState(0);
@@ -51,11 +52,11 @@ export function useHeaderFit(actions: readonly FittedAction[]) {
 
   const items = actions.map((action, index) => ({
     id: action.id,
-    width: action.icon ? ICON_WIDTH + 2 : (widths.current.get(`${action.id}:${action.text ?? ""}`) ?? 18 + 7 * (action.text?.length ?? 6)) + 2,
+    width: action.icon ? iconWidth + 2 : (widths.current.get(`${action.id}:${action.text ?? ""}`) ?? 18 + 7 * (action.text?.length ?? 6)) + 2,
     priority: action.priority * 100 + index,
   }));
   const available = width - HEADER_PADDING - essentialWidth;
-  const visible = width === 0 ? new Set(actions.map((a) => a.id)) : visibleActions(items, available, ICON_WIDTH + 2);
+  const visible = width === 0 ? new Set(actions.map((a) => a.id)) : visibleActions(items, available, iconWidth + 2);
   return { header, essentials, visible, measure };
 }
 

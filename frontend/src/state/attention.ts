@@ -12,9 +12,14 @@ export const STATE_LABEL: Record<AgentState, string> = {
   failed: "failed",
 };
 
+/** Whether `session` is an agent's (not a shell's) that waits for the user. */
+export function needsYou(session: SessionInfo): boolean {
+  return Boolean(session.agentId) && session.status === "running" && session.state === "needsYou";
+}
+
 /** Agent sessions (not shells) that wait for the user. */
 export function needingYou(sessions: Iterable<SessionInfo>): SessionInfo[] {
-  return [...sessions].filter((s) => s.agentId && s.status === "running" && s.state === "needsYou");
+  return [...sessions].filter(needsYou);
 }
 
 /** The session that needs the user after cell `current` (in `order`, wrapping round), or the

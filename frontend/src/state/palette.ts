@@ -17,8 +17,9 @@ export interface PaletteContext {
   /** Running sessions by agent id. */
   runningByAgent: Map<string, SessionInfo>;
   /** The focused cell of the shown layout, if any: `empty` without a running process,
-   * `session` with one (running or exited), `zoomed` when it fills the layout. */
-  focused: { layoutId: string; nodeId: string; empty: boolean; session: "running" | "exited" | null; zoomed: boolean } | null;
+   * `session` with one (running or exited), `zoomed` when it fills the layout, `zoomable` but on
+   * a phone (which shows one cell at a time anyway). */
+  focused: { layoutId: string; nodeId: string; empty: boolean; session: "running" | "exited" | null; zoomed: boolean; zoomable: boolean } | null;
   /** Profiles whose CLI is not installed: their agents are not offered a launch. */
   missingProfiles: ReadonlySet<string>;
   /** The shown layout, and whether it may be deleted (not the last one). */
@@ -74,10 +75,14 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
       { id: "split-right", label: "Split the cell right", run: () => ctx.split(layoutId, nodeId, "horizontal") },
       { id: "split-down", label: "Split the cell down", run: () => ctx.split(layoutId, nodeId, "vertical") },
       { id: "close-cell", label: "Close the cell", run: () => ctx.close(layoutId, nodeId) },
-      here.zoomed
-        ? { id: "zoom", label: "Restore the layout", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) }
-        : { id: "zoom", label: "Zoom the cell", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) },
     );
+    if (here.zoomable) {
+      actions.push(
+        here.zoomed
+          ? { id: "zoom", label: "Restore the layout", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) }
+          : { id: "zoom", label: "Zoom the cell", hint: "Ctrl+Shift+Enter", run: () => ctx.toggleZoom(nodeId) },
+      );
+    }
     if (here.session) {
       actions.push(
         { id: "find", label: "Find in the terminal", hint: "Ctrl+Shift+F", run: () => ctx.cellCommand(nodeId, "find") },

@@ -35,6 +35,10 @@ export interface Workspace {
   reportError(error: unknown): void;
   /** Opens the side panel's "new agent" form. */
   openNewAgent(): void;
+  /** The phone layout is shown: one cell at a time, panels as sheets, a key bar. */
+  phone: boolean;
+  /** On a phone: opens the list of the shown layout's cells. */
+  showCells(): void;
 }
 
 export const WorkspaceContext = createContext<Workspace | null>(null);
