@@ -335,8 +335,9 @@ describe("phone layout", () => {
     await desktop.locator('[data-testid="app"][data-phone="false"]').waitFor();
     await desktop.locator(`[data-testid="tab"][data-layout-id="${layoutId}"]`).click();
     await waitUntil(async () => (await desktop.locator('[data-testid="cell"]').count()) === 3, "the desktop does not tile the three cells");
-    const side = await desktop.locator('[data-testid="side-panel"]').boundingBox();
-    assert.equal(side.width, 300, "the side panel is not the desktop's 300 px column");
+    // Read once laid out: right after the tab's click the panels may not have their boxes yet.
+    const widthOf = async (testId) => (await desktop.locator(`[data-testid="${testId}"]`).boundingBox())?.width;
+    await waitUntil(async () => (await widthOf("side-panel")) === 300, "the side panel is not the desktop's 300 px column");
     const header = await desktop.locator('[data-testid="cell-header"]').first().boundingBox();
     assert.equal(header.height, 26, "the desktop's cell headers changed height");
     assert.equal(await desktop.locator('[data-testid="cell-zoom"]').count() > 0 || (await desktop.locator('[data-testid="cell-more"]').count()) > 0, true);
@@ -344,8 +345,7 @@ describe("phone layout", () => {
       assert.equal(await desktop.locator(`[data-testid="${absent}"]`).count(), 0, `${absent} shows on a desktop`);
     }
     await desktop.locator('[data-testid="toggle-requests"]').click();
-    const requests = await desktop.locator('[data-testid="requests-panel"]').boundingBox();
-    assert.equal(requests.width, 340, "the requests panel is not a column beside the cells");
+    await waitUntil(async () => (await widthOf("requests-panel")) === 340, "the requests panel is not a column beside the cells");
     await desktop.screenshot({ path: join(SHOTS, "idea-phone-desktop.png") });
     assert.deepEqual(errors, []);
     await context.close();
