@@ -10,6 +10,7 @@ mod world_dir;
 mod sandbox {
     mod enforcement;
     mod failure;
+    mod namespace;
     mod scopes;
     pub mod support;
     mod wiring;
