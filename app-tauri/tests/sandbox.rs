@@ -11,6 +11,7 @@ mod sandbox {
     mod enforcement;
     mod failure;
     mod namespace;
+    mod namespace_pty;
     mod scopes;
     pub mod support;
     mod wiring;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 /// Whether this machine lets the helper set up a user and mount namespace; says so loudly
 /// when it does not (the fallback tests still run).
-fn namespaces() -> bool {
+pub(super) fn namespaces() -> bool {
     let probe = Command::new(IDEA)
         .args(["sandbox-exec", "--probe"])
         .env_remove("IDEA_SANDBOX_NO_USERNS")

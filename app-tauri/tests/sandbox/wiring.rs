@@ -14,14 +14,14 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-fn host(helper: Option<PathBuf>) -> PortablePtyHost {
+pub(super) fn host(helper: Option<PathBuf>) -> PortablePtyHost {
     PortablePtyHost::with_config(PtyConfig {
         sandbox_helper: helper,
         ..PtyConfig::default()
     })
 }
 
-fn spec(w: &World, script: &str, sandbox: Option<SandboxPlan>) -> SpawnSpec {
+pub(super) fn spec(w: &World, script: &str, sandbox: Option<SandboxPlan>) -> SpawnSpec {
     SpawnSpec {
         command: "sh".into(),
         args: vec!["-c".into(), script.into()],
@@ -182,8 +182,8 @@ fn idea_sandbox_runs_a_command_under_the_projects_plan_and_explains_it() {
         .unwrap();
     assert!(init.status.success(), "{}", stderr(&init));
     let outside = unique(&w.sibling);
-    // IdeA's state is kept out, so the project root is a split folder: new files go in its
-    // folders (docs/sandbox.md).
+    // IdeA's state is kept out (a read-only mount, or with the limited sandbox a split
+    // project root: new files then go in its folders, docs/sandbox.md).
     std::fs::create_dir_all(w.project.join("src")).unwrap();
     let inside = w.project.join("src/made-by-idea-sandbox");
     let state = w.project.join(".ideai/permissions.json");
