@@ -14,6 +14,7 @@
 //! reports the ruleset fully enforced. See `docs/sandbox.md`.
 
 mod abi;
+mod doctor;
 #[cfg(target_os = "linux")]
 mod enforce;
 #[cfg(target_os = "linux")]
@@ -28,6 +29,7 @@ mod sys;
 mod userns;
 mod wrap;
 
+pub use doctor::{NamespaceSupport, namespace_support};
 pub use abi::{REQUIRE_ABI_ENV, REQUIRED_ABI, kernel_abi, required_abi};
 #[cfg(target_os = "linux")]
 pub use enforce::{Enforced, enforce};
