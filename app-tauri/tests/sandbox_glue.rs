@@ -114,7 +114,9 @@ impl Glue {
     fn serve(mut self, env: &[(&str, &str)]) -> Self {
         let mut command = serve::command(&self.rig.project, &self.rig.user);
         command.args(["--token", TOKEN]).stderr(Stdio::null());
-        command.env("HOME", &self.home).env_remove("IDEA_SANDBOX_NO_USERNS");
+        command
+            .env("HOME", &self.home)
+            .env_remove("IDEA_SANDBOX_NO_USERNS");
         command.envs(env.iter().copied());
         let mut child = command.spawn().unwrap();
         let line = serve::announcement(&mut child, DEADLINE);

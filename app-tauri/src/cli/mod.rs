@@ -202,9 +202,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Sandbox(args) => sandbox::run(args),
         Command::SandboxExec { probe: true, .. } => sandbox::probe(),
-        Command::SandboxExec { plan, command, .. } => {
-            Err(sandbox::exec(plan.as_deref(), &command))
-        }
+        Command::SandboxExec { plan, command, .. } => Err(sandbox::exec(plan.as_deref(), &command)),
     }
 }
 

@@ -84,7 +84,10 @@ fn through_helper(plan: &SandboxPlan, program: &Path, args: &[OsString]) -> Fail
         .exec();
     not_started(
         &[program.into()],
-        &format!("cannot run the helper {}: {error}", wrapped.program.display()),
+        &format!(
+            "cannot run the helper {}: {error}",
+            wrapped.program.display()
+        ),
     )
 }
 

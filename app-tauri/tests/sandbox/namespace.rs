@@ -53,7 +53,10 @@ fn project(w: &World, rules: &str) -> String {
     git(&w.project, &["commit", "-qm", "first"]);
     assert!(idea(w, &["init"]).status.success());
     for (name, profile) in [("gem", "gemini"), ("other", "claude-code")] {
-        let created = idea(w, &["agent", "create", "--name", name, "--profile", profile]);
+        let created = idea(
+            w,
+            &["agent", "create", "--name", name, "--profile", profile],
+        );
         assert!(created.status.success(), "{}", stderr(&created));
     }
     fs::write(w.project.join(".ideai/permissions.json"), rules).unwrap();
@@ -143,12 +146,15 @@ fn the_project_is_writable_whole_and_ideas_state_git_hooks_and_credentials_are_n
         later = later.display(),
     );
     let rules_before = fs::read_to_string(w.project.join(".ideai/permissions.json")).unwrap();
-    let child = idea_command(&w, &["sandbox", "--agent", "gem", "--", "sh", "-c", &script])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = idea_command(
+        &w,
+        &["sandbox", "--agent", "gem", "--", "sh", "-c", &script],
+    )
+    .env("GIT_CONFIG_NOSYSTEM", "1")
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     // The user makes a folder while the agent runs.
     let deadline = Instant::now() + Duration::from_secs(120);
     while !ready.exists() && Instant::now() < deadline {
@@ -309,7 +315,11 @@ fn what_cannot_be_set_up_starts_nothing_and_names_the_step() {
         .unwrap();
     assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
     assert!(stderr(&out).contains("unshare"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("sh was not started"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("sh was not started"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!marker.exists());
     if !namespaces() {
         return;
@@ -325,7 +335,11 @@ fn what_cannot_be_set_up_starts_nothing_and_names_the_step() {
     });
     let out = w.command(&w.plan_file(&plan), &touch).output().unwrap();
     assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
-    assert!(stderr(&out).contains("is a symbolic link"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is a symbolic link"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!marker.exists());
 }
 
@@ -361,5 +375,8 @@ fn a_project_path_with_odd_characters_is_protected_all_the_same() {
             stderr(&out)
         );
     }
-    assert_eq!(fs::read_to_string(odd.join(".ideai/agents.json")).unwrap(), "{}");
+    assert_eq!(
+        fs::read_to_string(odd.join(".ideai/agents.json")).unwrap(),
+        "{}"
+    );
 }

@@ -15,14 +15,24 @@ use std::time::{Duration, Instant};
 
 /// Whether `pid` still runs: an exited process not reaped yet (a zombie) has ended.
 fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| !stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
 }
 
 fn wait_for(path: &Path) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !path.exists() {
-        assert!(Instant::now() < deadline, "{} never appeared", path.display());
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -56,7 +66,11 @@ fn the_pid_exit_status_and_stop_sweep_are_as_without_namespaces() {
         .unwrap();
     let exit = rx.recv_timeout(Duration::from_secs(60)).expect("it ended");
     assert_eq!(exit.code, 7);
-    let own_pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let own_pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     assert_eq!(session.pid(), Some(own_pid), "the helper exec'd in place");
 
     // Children that left the process group, then Stop.
@@ -88,7 +102,9 @@ fn the_pid_exit_status_and_stop_sweep_are_as_without_namespaces() {
     assert_eq!(left.len(), 2);
     assert!(left.iter().all(|pid| alive(*pid)), "{left:?}");
     session.kill();
-    let exit = rx.recv_timeout(Duration::from_secs(60)).expect("it stopped");
+    let exit = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("it stopped");
     assert!(exit.stopped, "{exit:?}");
     for pid in left {
         assert!(!alive(pid), "{pid} outlived the Stop");

@@ -275,7 +275,10 @@ fn doctor_reports_the_kernels_landlock_abi_and_user_namespaces() {
     let namespaces = &report["userNamespaces"];
     assert_eq!(namespaces["supported"], false, "{namespaces}");
     assert!(
-        namespaces["detail"].as_str().unwrap().contains("limited sandbox"),
+        namespaces["detail"]
+            .as_str()
+            .unwrap()
+            .contains("limited sandbox"),
         "{namespaces}"
     );
     assert!(namespaces["howToAllow"].is_string(), "{namespaces}");

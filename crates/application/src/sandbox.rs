@@ -8,10 +8,10 @@ use crate::error::{AppError, AppResult};
 use crate::prepare::AgentStart;
 use idea_domain::filedrop::{REQUESTS_DIR, requester_folder};
 use idea_domain::invocation::agent_cwd;
+use idea_domain::permissions::PathAccess;
 use idea_domain::permissions::PermissionSet;
 use idea_domain::permissions::claude::{CLAUDE_SETTINGS, claude_settings};
 use idea_domain::permissions::gemini::gemini_args;
-use idea_domain::permissions::PathAccess;
 use idea_domain::ports::{EntryKind, SandboxEnvironment, SandboxSetupError};
 use idea_domain::profile::CliHome;
 use idea_domain::sandbox::{

@@ -15,11 +15,11 @@ mod layout;
 mod state;
 
 pub use advisory::sandboxed_cli_args;
-pub use credentials::{GIT_PROTECTED, SSH_PUBLIC, credential_paths, git_protected};
 pub use agent::{
     AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, LIMITED_NOTE,
     ResolvedDenial, SandboxSummary, agent_plan, ideai_denied, literal_path,
 };
+pub use credentials::{GIT_PROTECTED, SSH_PUBLIC, credential_paths, git_protected};
 pub use layout::{Layout, read_layout, write_layout};
 pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
 

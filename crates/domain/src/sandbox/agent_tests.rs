@@ -166,7 +166,10 @@ fn with_namespaces_ideai_and_git_are_read_only_mounts_and_the_project_is_not_spl
     assert!(mounts.read_only.contains(&p("/w/proj/.git/hooks")));
     assert_eq!(
         mounts.writable,
-        vec![p("/w/proj/.ideai/run/a"), p("/w/proj/.ideai/requests/alice")]
+        vec![
+            p("/w/proj/.ideai/run/a"),
+            p("/w/proj/.ideai/requests/alice")
+        ]
     );
     // Nothing of IdeA's state for Landlock: the project is granted whole.
     assert!(plan.write_denied.iter().all(|d| !d.starts_with("/w/proj")));
@@ -180,9 +183,17 @@ fn with_namespaces_ideai_and_git_are_read_only_mounts_and_the_project_is_not_spl
     i.namespaces = false;
     let split = agent_plan(&i);
     assert!(split.mounts.is_none());
-    assert!(split.write_denied.contains(&p("/w/proj/.ideai/permissions.json")));
+    assert!(
+        split
+            .write_denied
+            .contains(&p("/w/proj/.ideai/permissions.json"))
+    );
     assert!(SandboxSummary::of(&split).limited);
-    assert!(super::read_layout(&split).skip.contains(&p("/h/.ssh/id_ed25519")));
+    assert!(
+        super::read_layout(&split)
+            .skip
+            .contains(&p("/h/.ssh/id_ed25519"))
+    );
 }
 
 #[test]

@@ -56,7 +56,10 @@ const CONFIG_STORES: &[&str] = &[
 
 /// `.git/hooks`, `.git/config` and `.git/info` of `git_dir`.
 pub fn git_protected(git_dir: &Path) -> Vec<PathBuf> {
-    GIT_PROTECTED.iter().map(|name| git_dir.join(name)).collect()
+    GIT_PROTECTED
+        .iter()
+        .map(|name| git_dir.join(name))
+        .collect()
 }
 
 /// The agent CLIs' login files, by where each CLI keeps its state.
@@ -66,7 +69,10 @@ fn cli_logins(env: &CliStateEnv) -> Vec<PathBuf> {
         .claude_config_dir
         .clone()
         .unwrap_or_else(|| home.join(".claude"));
-    let codex = env.codex_home.clone().unwrap_or_else(|| home.join(".codex"));
+    let codex = env
+        .codex_home
+        .clone()
+        .unwrap_or_else(|| home.join(".codex"));
     let data = env
         .xdg_data_home
         .clone()
@@ -133,8 +139,14 @@ mod tests {
 
     #[test]
     fn private_ssh_entries_are_denied_public_ones_are_not() {
-        let names = ["id_ed25519", "id_ed25519.pub", "known_hosts", "config", "work"]
-            .map(String::from);
+        let names = [
+            "id_ed25519",
+            "id_ed25519.pub",
+            "known_hosts",
+            "config",
+            "work",
+        ]
+        .map(String::from);
         let denied = credential_paths(&env(), &[], Some(&names));
         assert!(denied.contains(&PathBuf::from("/h/.ssh/id_ed25519")));
         assert!(denied.contains(&PathBuf::from("/h/.ssh/work")));
@@ -156,7 +168,12 @@ mod tests {
         assert!(!denied.contains(&PathBuf::from("/h/.codex/auth.json")));
         assert!(denied.contains(&PathBuf::from("/h/.claude/.credentials.json")));
         assert!(denied.contains(&PathBuf::from("/h/.gemini/oauth_creds.json")));
-        for store in ["/h/.aws", "/h/.config/gh", "/h/.netrc", "/h/.docker/config.json"] {
+        for store in [
+            "/h/.aws",
+            "/h/.config/gh",
+            "/h/.netrc",
+            "/h/.docker/config.json",
+        ] {
             assert!(denied.contains(&PathBuf::from(store)), "{store}");
         }
     }

@@ -29,14 +29,14 @@ mod sys;
 mod userns;
 mod wrap;
 
-pub use doctor::{NamespaceSupport, namespace_support};
 pub use abi::{REQUIRE_ABI_ENV, REQUIRED_ABI, kernel_abi, required_abi};
+pub use doctor::{NamespaceSupport, namespace_support};
 #[cfg(target_os = "linux")]
 pub use enforce::{Enforced, enforce};
-#[cfg(target_os = "linux")]
-pub use userns::{NO_USERNS_ENV, probe};
 #[cfg(unix)]
 pub use host::FsSandboxHost;
+#[cfg(target_os = "linux")]
+pub use userns::{NO_USERNS_ENV, probe};
 pub use wrap::{PLAN_ENV, PROBE_FLAG, SANDBOX_EXEC, Wrapped, probe_namespaces, wrap};
 
 use std::path::PathBuf;

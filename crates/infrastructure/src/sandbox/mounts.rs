@@ -139,7 +139,12 @@ pub(super) fn isolate(plan: &SandboxPlan) -> Result<SandboxPlan, SandboxError> {
     for path in &mounts.read_only {
         match locate(&roots, path) {
             Some((root, relative)) if open_beneath(&root, &relative)?.is_some() => {
-                cover(&mut covers, root, relative, Cover::ReadOnly { by_rule: false });
+                cover(
+                    &mut covers,
+                    root,
+                    relative,
+                    Cover::ReadOnly { by_rule: false },
+                );
             }
             // Absent (or outside every write root): Landlock denies it, splitting its folders.
             _ => landlock.write_denied.push(path.clone()),
@@ -260,13 +265,15 @@ fn apply(targets: &[Target]) -> Result<(), SandboxError> {
                 if tmpfs.is_none() {
                     tmpfs = Some(sys::empty_tmpfs().map_err(failed("mount an empty tmpfs"))?);
                 }
-                let source = tmpfs.as_ref().map(AsFd::as_fd).ok_or_else(|| {
-                    SandboxError::Mount {
-                        step: "mount an empty tmpfs",
-                        path: path.clone(),
-                        source: io::Error::from(io::ErrorKind::NotFound),
-                    }
-                })?;
+                let source =
+                    tmpfs
+                        .as_ref()
+                        .map(AsFd::as_fd)
+                        .ok_or_else(|| SandboxError::Mount {
+                            step: "mount an empty tmpfs",
+                            path: path.clone(),
+                            source: io::Error::from(io::ErrorKind::NotFound),
+                        })?;
                 let is_dir = sys::file_type(fd.as_fd()).map_err(failed("stat"))? == libc::S_IFDIR;
                 let name = OsStr::new(if is_dir { "d" } else { "f" });
                 sys::clone_tree(source, Some(name)).map_err(failed("clone an empty entry"))?

@@ -192,14 +192,8 @@ pub(super) fn empty_tmpfs() -> io::Result<OwnedFd> {
     check(ret)?;
     let attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
     // SAFETY: a valid descriptor; returns a new descriptor.
-    let mount = owned(unsafe {
-        libc::syscall(
-            libc::SYS_fsmount,
-            fs.as_raw_fd(),
-            FSMOUNT_CLOEXEC,
-            attrs,
-        )
-    })?;
+    let mount =
+        owned(unsafe { libc::syscall(libc::SYS_fsmount, fs.as_raw_fd(), FSMOUNT_CLOEXEC, attrs) })?;
     // SAFETY: a valid descriptor and C string.
     let ret = unsafe { libc::mkdirat(mount.as_raw_fd(), c"d".as_ptr(), 0) };
     check(libc::c_long::from(ret))?;

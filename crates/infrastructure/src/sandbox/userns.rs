@@ -51,7 +51,8 @@ pub(super) fn enter() -> Result<(), SandboxError> {
         && std::fs::write("/proc/self/uid_map", identity(&outer_uids)).is_ok()
         && std::fs::write("/proc/self/gid_map", identity(&outer_gids)).is_ok();
     if !wide {
-        std::fs::write("/proc/self/setgroups", "deny").map_err(step("write /proc/self/setgroups"))?;
+        std::fs::write("/proc/self/setgroups", "deny")
+            .map_err(step("write /proc/self/setgroups"))?;
         std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))
             .map_err(step("write /proc/self/uid_map"))?;
         std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))
