@@ -161,7 +161,7 @@ fn with_namespaces_ideai_and_git_are_read_only_mounts_and_the_project_is_not_spl
     i.git = super::git_protected(Path::new("/w/proj/.git"));
     i.credentials = vec![p("/h/.ssh/id_ed25519")];
     let plan = agent_plan(&i);
-    let mounts = plan.mounts.clone().expect("a namespace plan");
+    let mounts = plan.mounts.clone().unwrap();
     assert_eq!(mounts.read_only[0], p("/w/proj/.ideai"));
     assert!(mounts.read_only.contains(&p("/w/proj/.git/hooks")));
     assert_eq!(
