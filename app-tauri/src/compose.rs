@@ -63,8 +63,9 @@ pub fn hide_from_agents(file: &Path) {
 
 /// What agents' sandbox plans are compiled from: this process's environment, and IdeA's own
 /// secrets no agent reads: its user folder (tokens, profiles, logs) and a token file.
+/// Whether namespaces work is asked of the helper (once, at the first sandboxed start).
 pub fn sandbox_host() -> idea_infrastructure::sandbox::FsSandboxHost {
-    idea_infrastructure::sandbox::FsSandboxHost::new(idea_domain::ports::SandboxEnvironment {
+    let environment = idea_domain::ports::SandboxEnvironment {
         cli: cli_state_env(),
         tmpdir: std::env::var_os("TMPDIR")
             .filter(|v| !v.is_empty())
@@ -72,7 +73,8 @@ pub fn sandbox_host() -> idea_infrastructure::sandbox::FsSandboxHost {
         secrets: std::iter::once(user_dir())
             .chain(TOKEN_FILE.get().cloned())
             .collect(),
-    })
+    };
+    idea_infrastructure::sandbox::FsSandboxHost::with_helper(environment, sandbox_helper())
 }
 
 pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {

@@ -10,6 +10,8 @@ mod world_dir;
 mod sandbox {
     mod enforcement;
     mod failure;
+    mod namespace;
+    mod namespace_pty;
     mod scopes;
     pub mod support;
     mod wiring;

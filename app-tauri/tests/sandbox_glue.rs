@@ -1,7 +1,9 @@
 //! The permission rules reach real agents through a real `idea serve`: with a project
 //! permissions file an agent in a cell and an asked agent's turn run under the kernel sandbox
-//! (outside the project refused, inside allowed, a denied file unreadable); without one they
-//! run natively; a sandbox the kernel cannot enforce starts nothing and says so.
+//! (outside the project refused, inside and at its root allowed, a denied file, IdeA's state,
+//! git's hooks and an SSH key refused); without user namespaces the limited sandbox runs and
+//! says so; without rules they run natively; a sandbox the kernel cannot enforce starts
+//! nothing and says so.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "support/owner_rig.rs"]
@@ -19,7 +21,7 @@ use support::ws::{self, Ws};
 /// Tries each write (and one read) and reports what the kernel allowed, one word a line.
 const PROBE: &str = r#"w() { if (echo x > "$1") 2>/dev/null; then echo WROTE; else echo DENIED; fi; }
 r() { if cat "$1" >/dev/null 2>&1; then echo READ; else echo DENIED; fi; }
-report="outside=$(w "$OUTSIDE") inside=$(w "$INSIDE") secret=$(r "$SECRET")""#;
+report="outside=$(w "$OUTSIDE") inside=$(w "$INSIDE") secret=$(r "$SECRET") root=$(w "$ROOT_NEW") state=$(w "$STATE") hook=$(w "$HOOK") key=$(r "$KEY")""#;
 
 /// A terminal agent that writes its report to `$LOG`, and an askable one that answers it.
 fn profiles(env: &Value) -> String {
@@ -42,6 +44,27 @@ struct Glue {
     rig: Rig,
     outside: PathBuf,
     log: PathBuf,
+    /// The fake home `idea serve` runs with (an SSH key in it).
+    home: PathBuf,
+}
+
+/// What the probe reports under a full sandbox, and under the limited one (no namespaces:
+/// the project root split, git's files not protected, as the summary says).
+const CONFINED: &str =
+    "outside=DENIED inside=WROTE secret=DENIED root=WROTE state=DENIED hook=DENIED key=DENIED";
+const LIMITED: &str =
+    "outside=DENIED inside=WROTE secret=DENIED root=DENIED state=DENIED hook=WROTE key=DENIED";
+
+fn namespaces() -> bool {
+    let probe = std::process::Command::new(env!("CARGO_BIN_EXE_idea"))
+        .args(["sandbox-exec", "--probe"])
+        .env_remove("IDEA_SANDBOX_NO_USERNS")
+        .status()
+        .unwrap();
+    if !probe.success() {
+        eprintln!("SKIPPED: the kernel refuses user namespaces here");
+    }
+    probe.success()
 }
 
 fn landlock() -> bool {
@@ -56,9 +79,20 @@ impl Glue {
         std::fs::create_dir_all(project.join("src")).unwrap();
         std::fs::write(project.join("secret.txt"), "s3cr3t").unwrap();
         let log = project.join("src/report.txt");
+        let home = project.parent().unwrap().join("home");
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE KEY").unwrap();
+        // A git folder with what `git init` makes.
+        std::fs::create_dir_all(project.join(".git/hooks")).unwrap();
+        std::fs::create_dir_all(project.join(".git/info")).unwrap();
+        std::fs::write(project.join(".git/config"), "[core]\n").unwrap();
         let env = json!({
             "OUTSIDE": outside, "INSIDE": project.join("src/inside.txt"),
             "SECRET": project.join("secret.txt"), "LOG": log,
+            "ROOT_NEW": project.join("NEW_AT_ROOT.md"),
+            "STATE": project.join(".ideai/agents/planted.md"),
+            "HOOK": project.join(".git/hooks/pre-commit"),
+            "KEY": home.join(".ssh/id_ed25519"),
         });
         std::fs::write(rig.user.join("profiles.json"), profiles(&env)).unwrap();
         if rules {
@@ -68,13 +102,21 @@ impl Glue {
             )
             .unwrap();
         }
-        Self { rig, outside, log }
+        Self {
+            rig,
+            outside,
+            log,
+            home,
+        }
     }
 
     /// `idea serve` with `env` on top.
     fn serve(mut self, env: &[(&str, &str)]) -> Self {
         let mut command = serve::command(&self.rig.project, &self.rig.user);
         command.args(["--token", TOKEN]).stderr(Stdio::null());
+        command
+            .env("HOME", &self.home)
+            .env_remove("IDEA_SANDBOX_NO_USERNS");
         command.envs(env.iter().copied());
         let mut child = command.spawn().unwrap();
         let line = serve::announcement(&mut child, DEADLINE);
@@ -143,10 +185,24 @@ async fn launch_probe(glue: &Glue, ws: &mut Ws) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_rules_a_cell_and_a_turn_are_confined_by_the_kernel() {
+    if !landlock() || !namespaces() {
+        return;
+    }
+    confined(&[], CONFINED, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_user_namespaces_the_limited_sandbox_runs_and_says_so() {
     if !landlock() {
         return;
     }
-    let glue = Glue::new(true).serve(&[]);
+    confined(&[("IDEA_SANDBOX_NO_USERNS", "1")], LIMITED, true).await;
+}
+
+/// With rules, `idea serve` (with `env`) launches the probe in a cell and asks the askable
+/// agent: both report `expected`, and the session's summary says whether it is `limited`.
+async fn confined(env: &[(&str, &str)], expected: &str, limited: bool) {
+    let glue = Glue::new(true).serve(env);
     let mut ws = glue.ws().await;
     let launched = launch_probe(&glue, &mut ws).await;
     let session = &launched["result"];
@@ -170,15 +226,19 @@ async fn with_rules_a_cell_and_a_turn_are_confined_by_the_kernel() {
             .contains(&json!(secret)),
         "{sandbox}"
     );
-    assert_eq!(glue.report(), "outside=DENIED inside=WROTE secret=DENIED");
-    assert!(!glue.outside.exists());
-
-    let answer = ask(&mut ws).await;
-    assert_eq!(
-        answer["result"]["text"], "outside=DENIED inside=WROTE secret=DENIED",
-        "{answer}"
+    assert_eq!(sandbox["limited"], json!(limited), "{sandbox}");
+    let credentials = sandbox["credentials"].as_array().unwrap();
+    assert!(
+        credentials.contains(&json!(glue.home.join(".ssh/id_ed25519"))),
+        "{sandbox}"
     );
+    assert_eq!(glue.report(), expected);
     assert!(!glue.outside.exists());
+    // The turn's own probe: what the cell made is there, so the turn's "root" is a rewrite.
+    let answer = ask(&mut ws).await;
+    assert_eq!(answer["result"]["text"], expected, "{answer}");
+    assert!(!glue.outside.exists());
+    assert!(!glue.rig.project.join(".ideai/agents/planted.md").exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -187,13 +247,12 @@ async fn without_rules_agents_run_natively() {
     let mut ws = glue.ws().await;
     let launched = launch_probe(&glue, &mut ws).await;
     assert_eq!(launched["result"]["sandbox"], Value::Null, "{launched}");
-    assert_eq!(glue.report(), "outside=WROTE inside=WROTE secret=READ");
+    let native =
+        "outside=WROTE inside=WROTE secret=READ root=WROTE state=WROTE hook=WROTE key=READ";
+    assert_eq!(glue.report(), native);
     std::fs::remove_file(&glue.outside).unwrap();
     let answer = ask(&mut ws).await;
-    assert_eq!(
-        answer["result"]["text"], "outside=WROTE inside=WROTE secret=READ",
-        "{answer}"
-    );
+    assert_eq!(answer["result"]["text"], native, "{answer}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

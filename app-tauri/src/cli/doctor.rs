@@ -53,6 +53,7 @@ struct CliReport {
 struct DoctorReport {
     clis: Vec<CliReport>,
     landlock: probe::LandlockSupport,
+    user_namespaces: idea_infrastructure::sandbox::NamespaceSupport,
     webkit: bool,
     display: bool,
     desktop_build: bool,
@@ -117,6 +118,9 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
     let report = DoctorReport {
         clis,
         landlock: probe::landlock_support(),
+        user_namespaces: idea_infrastructure::sandbox::namespace_support(
+            crate::compose::sandbox_helper().as_deref(),
+        ),
         webkit: probe::webkit_present(),
         display: probe::display_present(),
         desktop_build: cfg!(feature = "desktop"),
@@ -148,6 +152,10 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
     }
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!("Landlock:       {}", report.landlock.detail);
+    println!("Namespaces:     {}", report.user_namespaces.detail);
+    if let Some(how) = &report.user_namespaces.how_to_allow {
+        println!("                to allow them: {how}");
+    }
     println!("WebKitGTK 4.1:  {}", yes_no(report.webkit));
     println!("Display:        {}", yes_no(report.display));
     println!("Desktop build:  {}", yes_no(report.desktop_build));

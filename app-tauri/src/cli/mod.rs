@@ -92,7 +92,10 @@ pub enum Command {
     SandboxExec {
         #[arg(long, value_name = "FILE")]
         plan: Option<PathBuf>,
-        #[arg(last = true, required = true, value_name = "CMD")]
+        /// Only try whether the user and mount namespace can be set up here (exit 0 if so).
+        #[arg(long, conflicts_with = "plan")]
+        probe: bool,
+        #[arg(last = true, required_unless_present = "probe", value_name = "CMD")]
         command: Vec<OsString>,
     },
 }
@@ -198,7 +201,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Sandbox(args) => sandbox::run(args),
-        Command::SandboxExec { plan, command } => Err(sandbox::exec(plan.as_deref(), &command)),
+        Command::SandboxExec { probe: true, .. } => sandbox::probe(),
+        Command::SandboxExec { plan, command, .. } => Err(sandbox::exec(plan.as_deref(), &command)),
     }
 }
 

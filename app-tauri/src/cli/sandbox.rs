@@ -1,9 +1,10 @@
 //! `idea sandbox` (run any command under a project's sandbox plan, or print the plan) and the
 //! hidden `idea sandbox-exec`, the helper every sandboxed agent, turn and `idea sandbox` goes
-//! through: apply the plan to this process with Landlock, then exec the command (no shell).
+//! through: enter the plan's namespace (when it has one), apply Landlock to this process, then
+//! exec the command (no shell).
 
 use super::{Failure, print_json};
-use idea_domain::sandbox::SandboxPlan;
+use idea_domain::sandbox::{LIMITED_NOTE, SandboxPlan};
 use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi, required_abi};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -58,12 +59,46 @@ pub fn run(args: SandboxArgs) -> Result<(), Failure> {
             Ok(())
         };
     }
-    if args.command.is_empty() {
+    let Some((program, rest)) = args.command.split_first() else {
         return Err(Failure::User(
             "nothing to run: idea sandbox [--project DIR] [--agent NAME] -- CMD ARGS…".into(),
         ));
-    }
-    Err(enforce_and_exec(&plan, &args.command))
+    };
+    Err(through_helper(&plan, Path::new(program), rest))
+}
+
+/// Runs the command through `idea sandbox-exec`, as a launch does: this process has opened
+/// the project (threads may run), and only a single-threaded process can enter a namespace.
+/// The exec keeps the pid.
+fn through_helper(plan: &SandboxPlan, program: &Path, args: &[OsString]) -> Failure {
+    use std::os::unix::process::CommandExt;
+    let helper = crate::compose::sandbox_helper();
+    let wrapped = match idea_infrastructure::sandbox::wrap(helper.as_deref(), plan, program) {
+        Ok(wrapped) => wrapped,
+        Err(e) => return not_started(&[program.into()], &e.to_string()),
+    };
+    let error = std::process::Command::new(&wrapped.program)
+        .args(&wrapped.args)
+        .args(args)
+        .env(PLAN_ENV, &wrapped.plan_json)
+        .exec();
+    not_started(
+        &[program.into()],
+        &format!(
+            "cannot run the helper {}: {error}",
+            wrapped.program.display()
+        ),
+    )
+}
+
+/// `idea sandbox-exec --probe`: whether the namespace step works here (exit 0), else the step
+/// the kernel refused (exit 1).
+pub fn probe() -> Result<(), Failure> {
+    #[cfg(target_os = "linux")]
+    let probed = idea_infrastructure::sandbox::probe().map_err(|e| e.to_string());
+    #[cfg(not(target_os = "linux"))]
+    let probed: Result<(), String> = Err("user namespaces need Linux".into());
+    probed.map_err(|why| Failure::Status(1, format!("sandbox: {why}")))
 }
 
 /// `idea sandbox-exec [--plan FILE] -- CMD ARGS…`: the plan from `FILE`, else from
@@ -176,16 +211,30 @@ fn explain(plan: &SandboxPlan) -> String {
             "not restricted".to_owned()
         }
     };
+    let (mode, read_only, writable) = match &plan.mounts {
+        Some(m) => (
+            "user and mount namespace, then Landlock: the project is writable whole".to_owned(),
+            m.read_only.clone(),
+            m.writable.clone(),
+        ),
+        None => (format!("Landlock only ({LIMITED_NOTE})"), vec![], vec![]),
+    };
     format!(
         "Kernel: {kernel}\n\
+         Sandbox: {mode}\n\
          Read: everything except\n{}\
+         Credentials (not readable; an allow rule such as Read(~/.ssh/**) lifts one):\n{}\
          Write: only under\n{}  except under\n{}\
+         Read-only (mounted over themselves):\n{}  writable again below them:\n{}\
          Signals: {}\n\
          Abstract Unix sockets: {}\n\
          Network: not restricted\n",
         list(&plan.read_denied, "nothing denied"),
+        list(&plan.credentials, "none"),
         list(&plan.write_roots, "nowhere"),
         list(&plan.write_denied, "nothing denied"),
+        list(&read_only, "none"),
+        list(&writable, "none"),
         scoped(plan.scope_signals, "to processes"),
         scoped(plan.scope_abstract_unix, "to sockets created"),
     )

@@ -104,13 +104,14 @@ pub fn stderr(o: &Output) -> String {
 }
 
 /// A shell line that tries to create `path` and prints `DENIED <path>` when refused with
-/// "Permission denied" (EACCES), `WROTE <path>` when it could.
+/// "Permission denied" (EACCES: Landlock) or "Read-only file system" (EROFS: a read-only mount
+/// of the namespace sandbox), `WROTE <path>` when it could.
 pub fn try_write(path: &Path) -> String {
     let p = path.display();
     format!(
         "if (echo x > '{p}') 2>/dev/null; then echo 'WROTE {p}'; \
-         elif (echo x > '{p}') 2>&1 | grep -q 'Permission denied'; then echo 'DENIED {p}'; \
-         else echo 'OTHER {p}'; fi; "
+         elif (echo x > '{p}') 2>&1 | grep -qE 'Permission denied|Read-only file system'; \
+         then echo 'DENIED {p}'; else echo 'OTHER {p}'; fi; "
     )
 }
 

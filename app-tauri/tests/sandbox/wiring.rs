@@ -14,14 +14,14 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-fn host(helper: Option<PathBuf>) -> PortablePtyHost {
+pub(super) fn host(helper: Option<PathBuf>) -> PortablePtyHost {
     PortablePtyHost::with_config(PtyConfig {
         sandbox_helper: helper,
         ..PtyConfig::default()
     })
 }
 
-fn spec(w: &World, script: &str, sandbox: Option<SandboxPlan>) -> SpawnSpec {
+pub(super) fn spec(w: &World, script: &str, sandbox: Option<SandboxPlan>) -> SpawnSpec {
     SpawnSpec {
         command: "sh".into(),
         args: vec!["-c".into(), script.into()],
@@ -182,8 +182,8 @@ fn idea_sandbox_runs_a_command_under_the_projects_plan_and_explains_it() {
         .unwrap();
     assert!(init.status.success(), "{}", stderr(&init));
     let outside = unique(&w.sibling);
-    // IdeA's state is kept out, so the project root is a split folder: new files go in its
-    // folders (docs/sandbox.md).
+    // IdeA's state is kept out (a read-only mount, or with the limited sandbox a split
+    // project root: new files then go in its folders, docs/sandbox.md).
     std::fs::create_dir_all(w.project.join("src")).unwrap();
     let inside = w.project.join("src/made-by-idea-sandbox");
     let state = w.project.join(".ideai/permissions.json");
@@ -246,7 +246,7 @@ fn idea_sandbox_runs_a_command_under_the_projects_plan_and_explains_it() {
 }
 
 #[test]
-fn doctor_reports_the_kernels_landlock_abi() {
+fn doctor_reports_the_kernels_landlock_abi_and_user_namespaces() {
     let w = world();
     let out = std::process::Command::new(IDEA)
         .args(["doctor", "--json"])
@@ -258,6 +258,30 @@ fn doctor_reports_the_kernels_landlock_abi() {
     let abi = idea_infrastructure::sandbox::kernel_abi();
     assert_eq!(report["landlock"]["abi"].as_u64(), abi.map(u64::from));
     assert_eq!(report["landlock"]["supported"], abi.is_some());
+    let probed = std::process::Command::new(IDEA)
+        .args(["sandbox-exec", "--probe"])
+        .env_remove("IDEA_SANDBOX_NO_USERNS")
+        .status()
+        .unwrap();
+    assert_eq!(report["userNamespaces"]["supported"], probed.success());
+    // Refused: doctor says the sandbox is limited and how to allow them.
+    let refused = std::process::Command::new(IDEA)
+        .args(["doctor", "--json"])
+        .env("IDEA_USER_DIR", w.root.join("user"))
+        .env("IDEA_SANDBOX_NO_USERNS", "1")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
+    let namespaces = &report["userNamespaces"];
+    assert_eq!(namespaces["supported"], false, "{namespaces}");
+    assert!(
+        namespaces["detail"]
+            .as_str()
+            .unwrap()
+            .contains("limited sandbox"),
+        "{namespaces}"
+    );
+    assert!(namespaces["howToAllow"].is_string(), "{namespaces}");
 }
 
 #[test]

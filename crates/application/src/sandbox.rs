@@ -8,15 +8,18 @@ use crate::error::{AppError, AppResult};
 use crate::prepare::AgentStart;
 use idea_domain::filedrop::{REQUESTS_DIR, requester_folder};
 use idea_domain::invocation::agent_cwd;
+use idea_domain::permissions::PathAccess;
 use idea_domain::permissions::PermissionSet;
 use idea_domain::permissions::claude::{CLAUDE_SETTINGS, claude_settings};
 use idea_domain::permissions::gemini::gemini_args;
-use idea_domain::ports::SandboxSetupError;
+use idea_domain::ports::{EntryKind, SandboxEnvironment, SandboxSetupError};
 use idea_domain::profile::CliHome;
 use idea_domain::sandbox::{
-    AgentSandboxInputs, IdeaiListing, ResolvedDenial, SandboxInputs, SandboxPlan, agent_plan,
-    cli_state, compile_plan, literal_path, sandboxed_cli_args, temp_dirs,
+    AgentSandboxInputs, IdeaiListing, MountPlan, ResolvedDenial, SandboxInputs, SandboxPlan,
+    agent_plan, cli_state, compile_plan, credential_paths, git_protected, literal_path,
+    sandboxed_cli_args, temp_dirs,
 };
+use std::path::{Path, PathBuf};
 
 /// A plan, and whether the rules call for it (without rules agents run natively; the plan
 /// is then what they would get as soon as one rule exists).
@@ -104,25 +107,38 @@ pub fn plan_of_agent(deps: &Deps, agent: &str) -> AppResult<PlanFor> {
 }
 
 /// The plan of a command of no agent (`idea sandbox` without `--agent`): the project and the
-/// temp dirs writable, IdeA's state (all of `.ideai/`) and secrets kept out, the rules'
-/// denied paths.
+/// temp dirs writable, IdeA's state (all of `.ideai/`), git's files, secrets and credential
+/// stores kept out, the rules' denied paths.
 ///
 /// # Errors
-/// `SANDBOX_FAILED` (a rule's glob).
+/// `SANDBOX_FAILED` (a rule's glob, a folder of `.git/` that cannot be made).
 pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
     let rules = crate::permissions::load(deps);
     let env = deps.sandbox.environment();
     let root = deps.store.root();
     let (deny_read, deny_write) = split(resolve(deps, &rules)?);
+    let ideai = root.join(".ideai");
+    let (ideai_denied, mounts) = if deps.sandbox.namespaces() {
+        let read_only = std::iter::once(ideai)
+            .chain(protected_git(deps, &rules, &root)?)
+            .collect();
+        let mounts = MountPlan {
+            read_only,
+            writable: vec![],
+        };
+        (None, Some(mounts))
+    } else {
+        (Some(ideai), None)
+    };
     let plan = compile_plan(&SandboxInputs {
         project_root: root.clone(),
         run_dir: None,
         temp_dirs: temp_dirs(env.tmpdir.as_deref()),
         state_paths: vec![],
+        credentials: credentials(deps, &rules, &env, &[]),
         deny_read: env.secrets.into_iter().chain(deny_read).collect(),
-        deny_write: std::iter::once(root.join(".ideai"))
-            .chain(deny_write)
-            .collect(),
+        deny_write: ideai_denied.into_iter().chain(deny_write).collect(),
+        mounts,
     });
     Ok(PlanFor {
         plan,
@@ -135,6 +151,12 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
     let state = cli_state(start.profile, &env.cli);
     let ideai = start.project_root.join(".ideai");
     let requests_dir = ideai.join(REQUESTS_DIR).join(requester_folder(start.agent));
+    let namespaces = deps.sandbox.namespaces();
+    let git = if namespaces {
+        protected_git(deps, rules, start.project_root)?
+    } else {
+        vec![]
+    };
     let inputs = AgentSandboxInputs {
         project_root: start.project_root.to_path_buf(),
         run_dir: start.run_dir.to_path_buf(),
@@ -146,13 +168,62 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
         },
         temp_dirs: temp_dirs(env.tmpdir.as_deref()),
         state: state.clone(),
+        credentials: credentials(deps, rules, &env, &state.paths()),
         secrets: env.secrets,
         denials: resolve(deps, rules)?,
+        namespaces,
+        git,
     };
     let mut dirs = state.dirs;
     dirs.push(requests_dir);
     deps.sandbox.make_dirs(start.project_root, &dirs)?;
     Ok(agent_plan(&inputs))
+}
+
+/// git's hooks, config and info of the project's `.git/` folder, but those an allow rule
+/// lifts (`Edit(.git/hooks/**)`). The hooks and info folders are made when missing (git makes
+/// them at `git init`): a read-only mount needs something to cover, and an absent `hooks`
+/// would let an agent create one. A `.git` that is a file (a worktree's pointer) protects
+/// nothing here: its real folder lies outside the project, where nothing is writable.
+///
+/// # Errors
+/// `SANDBOX_FAILED`: a folder that cannot be made (a `.git` that is a link, say).
+fn protected_git(deps: &Deps, rules: &PermissionSet, root: &Path) -> AppResult<Vec<PathBuf>> {
+    let git_dir = root.join(".git");
+    if !matches!(
+        deps.sandbox.entry_kind(&git_dir),
+        Some(EntryKind::Dir | EntryKind::Link)
+    ) {
+        return Ok(vec![]);
+    }
+    let protected: Vec<PathBuf> = git_protected(&git_dir)
+        .into_iter()
+        .filter(|path| !rules.allows_whole(PathAccess::Write, path))
+        .collect();
+    let missing: Vec<PathBuf> = protected
+        .iter()
+        .filter(|p| !p.ends_with("config") && deps.sandbox.entry_kind(p).is_none())
+        .cloned()
+        .collect();
+    deps.sandbox.make_dirs(root, &missing)?;
+    Ok(protected)
+}
+
+/// The built-in credential stores (`credential_paths`), but those an allow rule lifts
+/// (`Read(~/.ssh/**)`); `own_state` is the agent CLI's own state (its login is its own).
+fn credentials(
+    deps: &Deps,
+    rules: &PermissionSet,
+    env: &SandboxEnvironment,
+    own_state: &[PathBuf],
+) -> Vec<PathBuf> {
+    let ssh = env.cli.home.join(".ssh");
+    let entries = matches!(deps.sandbox.entry_kind(&ssh), Some(EntryKind::Dir))
+        .then(|| deps.sandbox.list(&ssh));
+    credential_paths(&env.cli, own_state, entries.as_deref())
+        .into_iter()
+        .filter(|path| !rules.allows_whole(PathAccess::Read, path))
+        .collect()
 }
 
 /// Every denied path rule as the paths it names now (a glob expanded on disk).
@@ -178,8 +249,7 @@ fn resolve(deps: &Deps, rules: &PermissionSet) -> AppResult<Vec<ResolvedDenial>>
     Ok(denials)
 }
 
-fn split(denials: Vec<ResolvedDenial>) -> (Vec<std::path::PathBuf>, Vec<std::path::PathBuf>) {
-    use idea_domain::permissions::PathAccess;
+fn split(denials: Vec<ResolvedDenial>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let (read, write): (Vec<_>, Vec<_>) = denials
         .into_iter()
         .partition(|d| d.access == PathAccess::Read);

@@ -247,6 +247,19 @@ pub trait SandboxHost: Send + Sync {
     /// # Errors
     /// A folder that cannot be made.
     fn make_dirs(&self, project_root: &Path, dirs: &[PathBuf]) -> Result<(), SandboxSetupError>;
+    /// What `path` is, without following a final link; `None` when it does not exist.
+    fn entry_kind(&self, path: &Path) -> Option<EntryKind>;
+    /// Whether the sandbox helper can set up a user and mount namespace on this machine
+    /// (tried once, not guessed from settings). Without, plans are Landlock-only (limited).
+    fn namespaces(&self) -> bool;
+}
+
+/// See [`SandboxHost::entry_kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Dir,
+    File,
+    Link,
 }
 
 /// See [`SandboxHost::environment`].

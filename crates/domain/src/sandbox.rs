@@ -4,18 +4,22 @@
 //! sandbox. This module is pure: it decides *what* is granted; `layout` turns a plan into the
 //! hierarchies to grant whole and the folders to grant entry by entry (Landlock only adds
 //! rights, so "everything but X" is spelled as the siblings of every folder on the way to X).
-//! See `docs/sandbox.md`.
+//! With a [`MountPlan`] the helper first enters a user and mount namespace where IdeA's state
+//! and git's hooks are read-only mounts and the denied paths inside the project are hidden,
+//! so that Landlock can grant the project whole. See `docs/sandbox.md`.
 
 mod advisory;
 mod agent;
+mod credentials;
 mod layout;
 mod state;
 
 pub use advisory::sandboxed_cli_args;
 pub use agent::{
-    AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, ResolvedDenial,
-    SandboxSummary, agent_plan, ideai_denied, literal_path,
+    AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, LIMITED_NOTE,
+    ResolvedDenial, SandboxSummary, agent_plan, ideai_denied, literal_path,
 };
+pub use credentials::{GIT_PROTECTED, SSH_PUBLIC, credential_paths, git_protected};
 pub use layout::{Layout, read_layout, write_layout};
 pub use state::{CliState, CliStateEnv, DEVICE_WRITE_PATHS, cli_state, temp_dirs};
 
@@ -46,6 +50,34 @@ pub struct SandboxPlan {
     /// Abstract Unix sockets only connect to those created in the same sandbox.
     #[serde(default)]
     pub scope_abstract_unix: bool,
+    /// The built-in credential stores kept out (see [`credential_paths`]): neither readable nor
+    /// writable, as `read_denied`; listed apart so that the plan can say which they are.
+    #[serde(default)]
+    pub credentials: Vec<PathBuf>,
+    /// The namespace part: `None` for a plan enforced by Landlock alone (the "split" plan, also
+    /// the fallback where the kernel refuses user namespaces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mounts: Option<MountPlan>,
+}
+
+/// What the helper mounts in its own user and mount namespace before Landlock. Besides these,
+/// every denied path (`read_denied`, `write_denied`, `credentials`) that lies inside a write
+/// root and exists is mounted over (hidden, or read-only) instead of being split out of the
+/// Landlock grant; one that does not exist stays with Landlock (its folders split, as without
+/// namespaces).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct MountPlan {
+    /// Read-only over themselves: IdeA's state (`.ideai/`), git's hooks, config and info. None
+    /// may be reached through a symbolic link (the helper refuses to start); one that does
+    /// not exist is write-denied by Landlock instead.
+    #[serde(default)]
+    pub read_only: Vec<PathBuf>,
+    /// Writable again below a read-only path: the agent's own run dir and request folder.
+    /// Also write roots; never writable when at or under a denied path.
+    #[serde(default)]
+    pub writable: Vec<PathBuf>,
 }
 
 /// Why a plan cannot be enforced as written.
@@ -64,10 +96,15 @@ impl SandboxPlan {
     /// # Errors
     /// The first path that is not.
     pub fn check(&self) -> Result<(), PlanError> {
+        let empty = Vec::new();
+        let mounts = self.mounts.as_ref();
         let fields = [
             ("readDenied", &self.read_denied),
             ("writeRoots", &self.write_roots),
             ("writeDenied", &self.write_denied),
+            ("credentials", &self.credentials),
+            ("mounts.readOnly", mounts.map_or(&empty, |m| &m.read_only)),
+            ("mounts.writable", mounts.map_or(&empty, |m| &m.writable)),
         ];
         for (field, paths) in fields {
             for path in paths {
@@ -88,9 +125,14 @@ impl SandboxPlan {
         Ok(())
     }
 
-    /// The write-denied paths, read-denied ones included.
+    /// The read-denied paths, credentials included.
+    pub fn read_denied_all(&self) -> impl Iterator<Item = &PathBuf> {
+        self.read_denied.iter().chain(&self.credentials)
+    }
+
+    /// The write-denied paths, read-denied ones (and credentials) included.
     pub fn write_denied_all(&self) -> impl Iterator<Item = &PathBuf> {
-        self.write_denied.iter().chain(&self.read_denied)
+        self.write_denied.iter().chain(self.read_denied_all())
     }
 }
 
@@ -108,6 +150,10 @@ pub struct SandboxInputs {
     pub deny_read: Vec<PathBuf>,
     /// Paths the permission rules forbid writing.
     pub deny_write: Vec<PathBuf>,
+    /// The built-in credential stores (not readable), those the rules allow left out.
+    pub credentials: Vec<PathBuf>,
+    /// The namespace part; `None` for Landlock alone.
+    pub mounts: Option<MountPlan>,
 }
 
 /// The plan of one sandboxed process: read everything but `deny_read`; write in the project,
@@ -128,6 +174,11 @@ pub fn compile_plan(inputs: &SandboxInputs) -> SandboxPlan {
         read_denied: normalised(inputs.deny_read.iter().cloned()),
         scope_signals: true,
         scope_abstract_unix: true,
+        credentials: normalised(inputs.credentials.iter().cloned()),
+        mounts: inputs.mounts.as_ref().map(|m| MountPlan {
+            read_only: normalised(m.read_only.iter().cloned()),
+            writable: normalised(m.writable.iter().cloned()),
+        }),
     }
 }
 

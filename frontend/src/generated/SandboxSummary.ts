@@ -13,6 +13,16 @@ writeRoots: Array<string>,
  */
 readDenied: Array<string>, 
 /**
- * Not writable (read-denied paths not repeated).
+ * Not writable (read-denied paths not repeated), IdeA's and git's read-only paths
+ * included.
  */
-writeDenied: Array<string>, };
+writeDenied: Array<string>, 
+/**
+ * The built-in credential stores kept out (neither readable nor writable).
+ */
+credentials: Array<string>, 
+/**
+ * The Landlock-only plan (the kernel refused user namespaces): the project root and the
+ * folders on the way to a denied path are split, so new entries cannot be created there.
+ */
+limited: boolean, };

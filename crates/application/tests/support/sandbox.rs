@@ -1,7 +1,7 @@
 //! The sandbox's view of the machine, in memory: a fixed environment, globs that match what
 //! the test says, folders recorded instead of made.
 
-use idea_domain::ports::{SandboxEnvironment, SandboxHost, SandboxSetupError};
+use idea_domain::ports::{EntryKind, SandboxEnvironment, SandboxHost, SandboxSetupError};
 use idea_domain::sandbox::CliStateEnv;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -12,6 +12,8 @@ pub struct FakeSandbox {
     pub globs: Mutex<Option<Result<Vec<PathBuf>, String>>>,
     /// Every folder asked for.
     pub made: Mutex<Vec<PathBuf>>,
+    /// What `namespaces` answers.
+    pub namespaces: Mutex<bool>,
 }
 
 impl SandboxHost for FakeSandbox {
@@ -40,5 +42,14 @@ impl SandboxHost for FakeSandbox {
     fn make_dirs(&self, _root: &Path, dirs: &[PathBuf]) -> Result<(), SandboxSetupError> {
         self.made.lock().unwrap().extend(dirs.iter().cloned());
         Ok(())
+    }
+
+    fn entry_kind(&self, _path: &Path) -> Option<EntryKind> {
+        None
+    }
+
+    /// The limited (Landlock-only) plans, unless a test says otherwise.
+    fn namespaces(&self) -> bool {
+        *self.namespaces.lock().unwrap()
     }
 }

@@ -308,6 +308,25 @@ impl PermissionSet {
         }
     }
 
+    /// Whether an `allow` path rule of `access` (`Read`; `Edit` or `Write`) covers `path`
+    /// whole: it names the path itself or everything inside it (`Edit(.git/hooks/**)`). What
+    /// lifts a built-in default of the sandbox (the credential stores, git's hooks). A bare
+    /// rule (`Read` alone) names no path and lifts nothing.
+    pub fn allows_whole(&self, access: PathAccess, path: &Path) -> bool {
+        let tools: &[&str] = match access {
+            PathAccess::Read => &["Read"],
+            PathAccess::Write => &["Edit", "Write"],
+        };
+        // A name no rule spells out: a rule matching it matches any entry of `path`.
+        let inside = path.join("\u{1}idea-any-entry");
+        tools.iter().any(|tool| {
+            self.family(RuleKind::Allow, tool).any(|(rule, _)| {
+                matches!(rule.pattern(), Some(Pattern::Path(p))
+                    if p.matches(path, &self.context) || p.matches(&inside, &self.context))
+            })
+        })
+    }
+
     /// Every denied `Read`, `Edit` or `Write` path rule, absolute. A bare `Read` denies `/`.
     pub fn denied_paths(&self) -> Vec<DeniedPath> {
         let mut denied = Vec::new();

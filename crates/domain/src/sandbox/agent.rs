@@ -2,7 +2,7 @@
 //! reach, and the places the agent and its CLI must write. Pure: the caller lists folders and
 //! expands globs on disk (`ports::SandboxHost`) and hands the results in.
 
-use super::{CliState, SandboxInputs, SandboxPlan, compile_plan};
+use super::{CliState, MountPlan, SandboxInputs, SandboxPlan, compile_plan};
 use crate::permissions::{DeniedPath, PathAccess};
 use std::path::{Path, PathBuf};
 
@@ -56,6 +56,16 @@ pub struct AgentSandboxInputs {
     /// a token file. Neither readable nor writable.
     pub secrets: Vec<PathBuf>,
     pub denials: Vec<ResolvedDenial>,
+    /// The built-in credential stores, those the rules allow already left out.
+    pub credentials: Vec<PathBuf>,
+    /// Whether the helper can set up a user and mount namespace here: then IdeA's state and
+    /// git's files are read-only mounts and the project is writable whole; otherwise the
+    /// Landlock-only ("split") plan of before.
+    pub namespaces: bool,
+    /// git's files to keep read-only (see [`super::git_protected`]), those the rules allow
+    /// already left out. Only with `namespaces`: without, denying them would split `.git`
+    /// and no commit could be made.
+    pub git: Vec<PathBuf>,
 }
 
 /// The one path a denied path rule names when its glob has no wildcard (or it has no glob);
@@ -101,8 +111,12 @@ pub fn ideai_denied(inputs: &AgentSandboxInputs) -> Vec<PathBuf> {
 }
 
 /// The plan of one agent: it writes the project, its run dir, its file-drop folder, the temp
-/// dirs and its CLI's state, never IdeA's state ([`ideai_denied`]) nor what the rules deny;
-/// it reads everything but IdeA's secrets and what the rules deny reading.
+/// dirs and its CLI's state, never IdeA's state nor what the rules deny; it reads everything
+/// but IdeA's secrets, the credential stores and what the rules deny reading.
+///
+/// With namespaces, IdeA's state is `.ideai/` whole as a read-only mount with the agent's own
+/// two folders writable again, and git's files are read-only too; without, IdeA's state is
+/// [`ideai_denied`] for Landlock.
 pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
     let denied = |access: PathAccess| {
         inputs
@@ -117,10 +131,18 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
         .cloned()
         .chain(denied(PathAccess::Read))
         .collect();
-    let deny_write = ideai_denied(inputs)
-        .into_iter()
-        .chain(denied(PathAccess::Write))
-        .collect();
+    let (ideai, mounts) = if inputs.namespaces {
+        let mounts = MountPlan {
+            read_only: std::iter::once(inputs.project_root.join(".ideai"))
+                .chain(inputs.git.iter().cloned())
+                .collect(),
+            writable: vec![inputs.run_dir.clone(), inputs.requests_dir.clone()],
+        };
+        (vec![], Some(mounts))
+    } else {
+        (ideai_denied(inputs), None)
+    };
+    let deny_write = ideai.into_iter().chain(denied(PathAccess::Write)).collect();
     let mut state_paths = vec![inputs.requests_dir.clone()];
     state_paths.extend(inputs.state.paths());
     compile_plan(&SandboxInputs {
@@ -130,6 +152,8 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
         state_paths,
         deny_read,
         deny_write,
+        credentials: inputs.credentials.clone(),
+        mounts,
     })
 }
 
@@ -142,22 +166,35 @@ pub struct SandboxSummary {
     pub write_roots: Vec<PathBuf>,
     /// Neither readable nor writable.
     pub read_denied: Vec<PathBuf>,
-    /// Not writable (read-denied paths not repeated).
+    /// Not writable (read-denied paths not repeated), IdeA's and git's read-only paths
+    /// included.
     pub write_denied: Vec<PathBuf>,
+    /// The built-in credential stores kept out (neither readable nor writable).
+    #[serde(default)]
+    pub credentials: Vec<PathBuf>,
+    /// The Landlock-only plan (the kernel refused user namespaces): the project root and the
+    /// folders on the way to a denied path are split, so new entries cannot be created there.
+    #[serde(default)]
+    pub limited: bool,
 }
+
+/// What a limited plan cannot do, in the words the cell's shield and `idea sandbox` use.
+pub const LIMITED_NOTE: &str = "limited sandbox: new top-level entries cannot be created";
 
 impl SandboxSummary {
     pub fn of(plan: &SandboxPlan) -> Self {
         let devices = |p: &&PathBuf| !p.starts_with("/dev");
+        let read_only = plan.mounts.iter().flat_map(|m| &m.read_only);
         Self {
             write_roots: plan.write_roots.iter().filter(devices).cloned().collect(),
             read_denied: plan.read_denied.clone(),
-            write_denied: plan
-                .write_denied
-                .iter()
-                .filter(|p| !plan.read_denied.contains(p))
+            write_denied: read_only
+                .chain(&plan.write_denied)
+                .filter(|p| !plan.read_denied_all().any(|d| d == *p))
                 .cloned()
                 .collect(),
+            credentials: plan.credentials.clone(),
+            limited: plan.mounts.is_none(),
         }
     }
 }

@@ -40,6 +40,7 @@ fn inputs() -> AgentSandboxInputs {
         },
         secrets: vec![p("/h/.ideai")],
         denials: vec![],
+        ..AgentSandboxInputs::default()
     }
 }
 
@@ -151,4 +152,66 @@ fn codex_gets_full_access_only_under_ideas_sandbox() {
     );
     assert!(sandboxed_cli_args(&codex, false).is_empty());
     assert!(sandboxed_cli_args(&profile(Some(CliHome::ClaudeCode)), true).is_empty());
+}
+
+#[test]
+fn with_namespaces_ideai_and_git_are_read_only_mounts_and_the_project_is_not_split() {
+    let mut i = inputs();
+    i.namespaces = true;
+    i.git = super::git_protected(Path::new("/w/proj/.git"));
+    i.credentials = vec![p("/h/.ssh/id_ed25519")];
+    let plan = agent_plan(&i);
+    let mounts = plan.mounts.clone().unwrap();
+    assert_eq!(mounts.read_only[0], p("/w/proj/.ideai"));
+    assert!(mounts.read_only.contains(&p("/w/proj/.git/hooks")));
+    assert_eq!(
+        mounts.writable,
+        vec![
+            p("/w/proj/.ideai/run/a"),
+            p("/w/proj/.ideai/requests/alice")
+        ]
+    );
+    // Nothing of IdeA's state for Landlock: the project is granted whole.
+    assert!(plan.write_denied.iter().all(|d| !d.starts_with("/w/proj")));
+    assert!(super::write_layout(&plan).whole.contains(&p("/w/proj")));
+    assert_eq!(plan.credentials, vec![p("/h/.ssh/id_ed25519")]);
+    let summary = SandboxSummary::of(&plan);
+    assert!(!summary.limited);
+    assert!(summary.write_denied.contains(&p("/w/proj/.git/hooks")));
+    assert_eq!(summary.credentials, vec![p("/h/.ssh/id_ed25519")]);
+    // Without namespaces: today's split plan, said to be limited, git left alone.
+    i.namespaces = false;
+    let split = agent_plan(&i);
+    assert!(split.mounts.is_none());
+    assert!(
+        split
+            .write_denied
+            .contains(&p("/w/proj/.ideai/permissions.json"))
+    );
+    assert!(SandboxSummary::of(&split).limited);
+    assert!(
+        super::read_layout(&split)
+            .skip
+            .contains(&p("/h/.ssh/id_ed25519"))
+    );
+}
+
+#[test]
+fn an_allow_rule_lifts_a_default_only_when_it_covers_the_path_whole() {
+    let text = r#"{"permissions":{"allow":["Edit(.git/hooks/**)","Read(~/.ssh/id_ed25519)","Read","Edit(.git/info/*.txt)"]}}"#;
+    let mut set = PermissionSet::new(PathContext {
+        root: p("/w/proj"),
+        home: Some(p("/h")),
+    });
+    set.add_file(
+        PermissionScope::Project,
+        Path::new("/w/proj/.ideai/permissions.json"),
+        Some(text),
+    );
+    assert!(set.allows_whole(PathAccess::Write, Path::new("/w/proj/.git/hooks")));
+    assert!(!set.allows_whole(PathAccess::Write, Path::new("/w/proj/.git/config")));
+    assert!(!set.allows_whole(PathAccess::Write, Path::new("/w/proj/.git/info")));
+    assert!(set.allows_whole(PathAccess::Read, Path::new("/h/.ssh/id_ed25519")));
+    // A bare `Read` allows every read the CLI asks about, but names no credential store.
+    assert!(!set.allows_whole(PathAccess::Read, Path::new("/h/.aws")));
 }

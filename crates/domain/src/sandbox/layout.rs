@@ -48,7 +48,7 @@ impl Layout {
 
 /// Read access: `/` whole, or split down to every read-denied path.
 pub fn read_layout(plan: &SandboxPlan) -> Layout {
-    let denied: Vec<&PathBuf> = plan.read_denied.iter().collect();
+    let denied: Vec<&PathBuf> = plan.read_denied_all().collect();
     let root = Path::new("/");
     let mut layout = Layout::default();
     if denied.is_empty() {

@@ -25,6 +25,7 @@ fn inputs() -> SandboxInputs {
         state_paths: paths(&["/h/.claude", "/h/.claude.json"]),
         deny_read: vec![],
         deny_write: vec![],
+        ..SandboxInputs::default()
     }
 }
 
@@ -266,6 +267,7 @@ proptest! {
             state_paths: vec![],
             deny_read,
             deny_write,
+            ..SandboxInputs::default()
         });
         let read = read_layout(&plan);
         for granted in &read.whole {

@@ -39,11 +39,12 @@ fn resolve(plan: &SandboxPlan) -> SandboxPlan {
         read_denied: all(&plan.read_denied),
         write_roots: all(&plan.write_roots),
         write_denied: all(&plan.write_denied),
+        credentials: all(&plan.credentials),
         ..plan.clone()
     }
 }
 
-fn real_path(path: &Path) -> PathBuf {
+pub(super) fn real_path(path: &Path) -> PathBuf {
     let mut rest = Vec::new();
     let mut existing = path;
     loop {
@@ -78,7 +79,10 @@ pub fn enforce(plan: &SandboxPlan, required: u8) -> Result<Enforced, SandboxErro
     if offered.is_none_or(|k| k < required) {
         return Err(unsupported());
     }
-    let plan = resolve(plan);
+    // The namespace first: once Landlock restricts this process, the kernel refuses it the
+    // uid map and every mount.
+    let plan = super::mounts::isolate(plan)?;
+    let plan = resolve(&plan);
     let mut scopes: BitFlags<Scope> = BitFlags::empty();
     if plan.scope_signals {
         scopes |= Scope::Signal;

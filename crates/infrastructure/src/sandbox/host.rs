@@ -2,21 +2,39 @@
 
 use crate::store::confine;
 use globset::{GlobBuilder, GlobMatcher};
-use idea_domain::ports::{SandboxEnvironment, SandboxHost, SandboxSetupError};
+use idea_domain::ports::{EntryKind, SandboxEnvironment, SandboxHost, SandboxSetupError};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// How many entries one glob may look through: a denial is never dropped, so a glob over a
 /// tree bigger than this stops the agent with a clear error instead of a slow start.
 const MAX_ENTRIES: usize = 200_000;
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FsSandboxHost {
     environment: SandboxEnvironment,
+    /// The helper (`idea`) whose probe says whether namespaces work; `None`: they are not used.
+    helper: Option<PathBuf>,
+    /// The probe's answer, once asked.
+    namespaces: OnceLock<bool>,
 }
 
 impl FsSandboxHost {
+    /// A host whose plans are Landlock-only (no helper to probe namespaces with).
     pub fn new(environment: SandboxEnvironment) -> Self {
-        Self { environment }
+        Self {
+            environment,
+            helper: None,
+            namespaces: OnceLock::new(),
+        }
+    }
+
+    /// A host that probes, once, whether `helper` can set up namespaces here.
+    pub fn with_helper(environment: SandboxEnvironment, helper: Option<PathBuf>) -> Self {
+        Self {
+            helper,
+            ..Self::new(environment)
+        }
     }
 }
 
@@ -37,6 +55,29 @@ impl SandboxHost for FsSandboxHost {
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect()
+    }
+
+    fn entry_kind(&self, path: &Path) -> Option<EntryKind> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        Some(if meta.file_type().is_symlink() {
+            EntryKind::Link
+        } else if meta.is_dir() {
+            EntryKind::Dir
+        } else {
+            EntryKind::File
+        })
+    }
+
+    fn namespaces(&self) -> bool {
+        *self.namespaces.get_or_init(|| {
+            self.helper.as_deref().is_some_and(|helper| {
+                let probed = super::probe_namespaces(helper);
+                if let Err(why) = &probed {
+                    tracing::warn!(%why, "user namespaces refused: agents get the limited sandbox");
+                }
+                probed.is_ok()
+            })
+        })
     }
 
     fn make_dirs(&self, project_root: &Path, dirs: &[PathBuf]) -> Result<(), SandboxSetupError> {

@@ -5,25 +5,39 @@
 //! descendants. The parent only spawns a different command line ([`wrap`]): no `pre_exec`
 //! hook, nothing allocated between fork and exec.
 //!
+//! A plan with mounts first enters a user and mount namespace of its own (`mounts`, `userns`,
+//! `sys`): IdeA's state and git's files read-only, denied paths hidden, so that Landlock can
+//! grant the project whole.
+//!
 //! Fail-closed: the parent refuses to spawn when the kernel cannot enforce a plan
 //! ([`wrap`] checks the Landlock ABI first); the helper refuses to exec unless Landlock
 //! reports the ruleset fully enforced. See `docs/sandbox.md`.
 
 mod abi;
+mod doctor;
 #[cfg(target_os = "linux")]
 mod enforce;
 #[cfg(target_os = "linux")]
 mod grant;
 #[cfg(unix)]
 mod host;
+#[cfg(target_os = "linux")]
+mod mounts;
+#[cfg(target_os = "linux")]
+mod sys;
+#[cfg(target_os = "linux")]
+mod userns;
 mod wrap;
 
 pub use abi::{REQUIRE_ABI_ENV, REQUIRED_ABI, kernel_abi, required_abi};
+pub use doctor::{NamespaceSupport, namespace_support};
 #[cfg(target_os = "linux")]
 pub use enforce::{Enforced, enforce};
 #[cfg(unix)]
 pub use host::FsSandboxHost;
-pub use wrap::{PLAN_ENV, SANDBOX_EXEC, Wrapped, wrap};
+#[cfg(target_os = "linux")]
+pub use userns::{NO_USERNS_ENV, probe};
+pub use wrap::{PLAN_ENV, PROBE_FLAG, SANDBOX_EXEC, Wrapped, probe_namespaces, wrap};
 
 use std::path::PathBuf;
 
@@ -50,4 +64,17 @@ pub enum SandboxError {
     },
     #[error("sandbox plan: {0}")]
     Json(String),
+    #[error("cannot set up the sandbox's namespace: {step}: {source}")]
+    Namespace {
+        step: &'static str,
+        source: std::io::Error,
+    },
+    #[error("cannot protect {path}: {step}: {source}")]
+    Mount {
+        step: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is a symbolic link: a protected path must not be one (or lie behind one)")]
+    Link { path: PathBuf },
 }

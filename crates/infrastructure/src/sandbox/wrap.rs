@@ -49,6 +49,29 @@ pub fn wrap(
     })
 }
 
+/// The helper's flag that only tries the namespace step and says whether it works.
+pub const PROBE_FLAG: &str = "--probe";
+
+/// Whether `helper` can set up a user and mount namespace here: run as `helper sandbox-exec
+/// --probe` (a process of its own, since a namespace is entered for good and only by a
+/// single-threaded process). Tried, not guessed from the kernel's settings.
+///
+/// # Errors
+/// What the helper reported (the step the kernel refused), or why it could not run.
+pub fn probe_namespaces(helper: &Path) -> Result<(), String> {
+    let out = std::process::Command::new(helper)
+        .args([SANDBOX_EXEC, PROBE_FLAG])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", helper.display()))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    Err(said.trim().trim_start_matches("idea: ").to_owned())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
