@@ -26,16 +26,13 @@ pub fn recognise_screen(vendor: Vendor, rows: &[String]) -> Option<LimitSighting
     let last = tui.limit_in(vendor, &block);
     if vendor == Vendor::ClaudeCode {
         if let Some(dialog) = claude_dialog(&rows) {
-            return Some(tui.limit_in(vendor, &block).unwrap_or(dialog));
+            return Some(last.unwrap_or(dialog));
         }
         // `● Usage limit reached · set to continue automatically at 3:53am` follows the
         // sentence with the window and the zone: that one says more.
-        if let Some(notice) = &last {
-            if notice.window.is_none() {
-                if let Some(richer) = tui.limit_in(vendor, &above) {
-                    return Some(richer);
-                }
-            }
+        let bare_notice = last.as_ref().is_some_and(|notice| notice.window.is_none());
+        if let Some(richer) = bare_notice.then(|| tui.limit_in(vendor, &above)).flatten() {
+            return Some(richer);
         }
     }
     last
