@@ -7,6 +7,31 @@
 //! limit", context-window and budget limits, warnings ("You've used 92% of…"), and prose that
 //! merely quotes a limit message.
 
+mod combine;
+mod event;
+mod hook;
+mod json;
+mod message;
+mod reset_words;
+mod resolve;
+mod screen;
+mod text;
+mod transcript;
+mod window_names;
+
+pub use combine::combine_sightings;
+pub use event::{recognise_event, recognise_event_json};
+pub use hook::{recognise_stop_failure, recognise_stop_failure_json};
+pub use message::recognise_message;
+pub use resolve::{MAX_RESET_AHEAD_SECS, resolve};
+pub use screen::{ScreenLimitWatch, recognise_screen};
+pub use transcript::{
+    limit_at_transcript_end, recognise_transcript_json, recognise_transcript_line,
+};
+
+/// Which CLI's words and records a recogniser reads (the screen detectors' key).
+pub use crate::agent_state::ScreenDetector as Vendor;
+
 use serde::{Deserialize, Serialize};
 
 /// A usage limit an agent hit.
@@ -86,3 +111,6 @@ pub enum SightedReset {
 /// Seconds added to a reset time read from a CLI: Claude was seen resuming ~65 s late, and a
 /// probe a little after the reset is better than one that is refused again.
 pub const RESET_MARGIN_SECS: u64 = 60;
+
+#[cfg(test)]
+mod tests;

@@ -11,6 +11,7 @@ pub use command::{
     TurnCli, TurnInputs, TurnInvocation, TurnSetupError, json_mode, turn_invocation,
 };
 
+use crate::limits::{LimitSighting, LimitSource, SightedReset};
 use serde::{Deserialize, Serialize};
 
 /// Tokens a turn used, as the CLI reports them. Codex counts its whole thread on a resumed
@@ -34,14 +35,23 @@ pub struct TokenUsage {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum TurnError {
-    /// The provider refused for now: a usage or rate limit (HTTP 429, an exhausted quota).
-    /// Worth trying again later; `resets_at` (Unix seconds) when the CLI said when.
+    /// The provider's usage limit (a plan window used up, an exhausted daily quota, no
+    /// credits left), as `limits::recognise_event` tells it from transient refusals, which are
+    /// `Api`. What a resolver needs to put its reset on the clock (`limits::resolve`, through
+    /// [`TurnError::limit_sighting`]): `resets_at` (Unix seconds, as the CLI gave it, no
+    /// margin) or `reset_text` (its words), the window, and whether only the user can lift it.
     #[serde(rename_all = "camelCase")]
     #[error("usage limit reached: {message}")]
     UsageLimit {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         resets_at: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reset_text: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        needs_user: bool,
         message: String,
     },
     /// The model's API failed otherwise (an HTTP error, no connection).
@@ -60,6 +70,53 @@ pub enum TurnError {
     /// The CLI ended without an answer and without saying why.
     #[error("the agent gave no answer")]
     NoAnswer,
+}
+
+impl From<LimitSighting> for TurnError {
+    fn from(sighting: LimitSighting) -> Self {
+        let (resets_at, reset_text, needs_user) = match sighting.reset {
+            SightedReset::Epoch(epoch) => (Some(epoch), None, false),
+            SightedReset::Text(words) => (None, Some(words), false),
+            SightedReset::Unknown => (None, None, false),
+            SightedReset::NeedsUser => (None, None, true),
+        };
+        Self::UsageLimit {
+            resets_at,
+            reset_text,
+            window: sighting.window,
+            needs_user,
+            message: sighting.message,
+        }
+    }
+}
+
+impl TurnError {
+    /// A usage limit as the sighting it was made from (source: a JSON-mode event), for
+    /// `limits::resolve`.
+    pub fn limit_sighting(&self) -> Option<LimitSighting> {
+        let Self::UsageLimit {
+            resets_at,
+            reset_text,
+            window,
+            needs_user,
+            message,
+        } = self
+        else {
+            return None;
+        };
+        let reset = match (resets_at, reset_text) {
+            _ if *needs_user => SightedReset::NeedsUser,
+            (Some(epoch), _) => SightedReset::Epoch(*epoch),
+            (None, Some(words)) => SightedReset::Text(words.clone()),
+            (None, None) => SightedReset::Unknown,
+        };
+        Some(LimitSighting {
+            reset,
+            window: window.clone(),
+            source: LimitSource::Event,
+            message: message.clone(),
+        })
+    }
 }
 
 /// What one turn came to.
@@ -149,6 +206,26 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_usage_limit_turns_into_a_sighting_and_back() {
+        for reset in [
+            SightedReset::Epoch(1_796_154_740),
+            SightedReset::Text("7:49 PM".into()),
+            SightedReset::Unknown,
+            SightedReset::NeedsUser,
+        ] {
+            let sighting = LimitSighting {
+                reset,
+                window: Some("5-hour".into()),
+                source: LimitSource::Event,
+                message: "You've hit your 5-hour limit".into(),
+            };
+            let error = TurnError::from(sighting.clone());
+            assert_eq!(error.limit_sighting(), Some(sighting));
+        }
+        assert_eq!(TurnError::NoAnswer.limit_sighting(), None);
+    }
+
+    #[test]
     fn events_serialise_in_camel_case_with_a_type_tag() {
         let started = TurnEvent::Started {
             session_id: "s1".into(),
@@ -179,6 +256,9 @@ mod tests {
     fn errors_carry_their_kind_and_round_trip() {
         let error = TurnError::UsageLimit {
             resets_at: Some(1_700_000_000),
+            reset_text: None,
+            window: None,
+            needs_user: false,
             message: "limit".into(),
         };
         let value = serde_json::to_value(&error).unwrap();
@@ -187,6 +267,19 @@ mod tests {
             json!({"kind": "usageLimit", "resetsAt": 1_700_000_000u64, "message": "limit"})
         );
         assert_eq!(serde_json::from_value::<TurnError>(value).unwrap(), error);
+        let worded = TurnError::UsageLimit {
+            resets_at: None,
+            reset_text: Some("7:49 PM".into()),
+            window: Some("weekly".into()),
+            needs_user: false,
+            message: "limit".into(),
+        };
+        let value = serde_json::to_value(&worded).unwrap();
+        assert_eq!(
+            value,
+            json!({"kind": "usageLimit", "resetText": "7:49 PM", "window": "weekly", "message": "limit"})
+        );
+        assert_eq!(serde_json::from_value::<TurnError>(value).unwrap(), worded);
         assert_eq!(
             serde_json::to_value(TurnError::NoAnswer).unwrap(),
             json!({"kind": "noAnswer"})

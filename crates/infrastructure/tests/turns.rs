@@ -2,6 +2,7 @@
 //! README for the command and version behind each file).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use idea_domain::limits::SightedReset;
 use idea_domain::turn::{TokenUsage, TurnCli, TurnError, TurnEvent, TurnOutcome};
 use idea_infrastructure::turns::{
     AnyTurnParser, ClaudeTurnParser, CodexTurnParser, TurnParser, parse_output,

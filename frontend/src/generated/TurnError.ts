@@ -3,4 +3,4 @@
 /**
  * Why a turn gave no answer.
  */
-export type TurnError = { "kind": "usageLimit", resetsAt?: number | null, message: string, } | { "kind": "api", status?: number | null, message: string, } | { "kind": "cli", message: string, } | { "kind": "noAnswer" };
+export type TurnError = { "kind": "usageLimit", resetsAt?: number | null, resetText?: string | null, window?: string | null, needsUser?: boolean, message: string, } | { "kind": "api", status?: number | null, message: string, } | { "kind": "cli", message: string, } | { "kind": "noAnswer" };

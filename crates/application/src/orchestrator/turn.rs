@@ -157,9 +157,9 @@ fn answer(
             "{} ended (exit status {}) without an answer",
             turn.agent.name, exit.code
         ))),
-        Some(TurnError::UsageLimit { resets_at, message }) => {
-            Err(AppError::UsageLimit { message, resets_at })
-        }
+        Some(TurnError::UsageLimit {
+            resets_at, message, ..
+        }) => Err(AppError::UsageLimit { message, resets_at }),
         Some(error) => {
             // A conversation the CLI would not reopen is not tried again: the next turn
             // starts a new one.

@@ -333,6 +333,9 @@ fn a_usage_limit_says_when_it_resets_and_a_refused_resume_starts_afresh() {
     let first = ask(&w, &ada, "one").unwrap().engine_session_id.unwrap();
     *w.turns.fail.lock().unwrap() = Some(TurnError::UsageLimit {
         resets_at: Some(1_767_225_600),
+        reset_text: None,
+        window: Some("5-hour".into()),
+        needs_user: false,
         message: "limit".into(),
     });
     let limited = ask(&w, &ada, "two").unwrap_err();

@@ -3,11 +3,15 @@
 //! (each with one text or `tool_use` block; a failed API call becomes a synthetic one with
 //! `is_api_error_message`), `user` lines carrying `tool_result`s, and one `result` line with
 //! the final text, `is_error`, `usage` (this run only) and on failure `api_error_status` or
-//! `errors`. Every line carries the `session_id`.
+//! `errors`. Every line carries the `session_id`. A usage limit also sends a
+//! `rate_limit_event` with `status: "rejected"` and the reset's epoch before the synthetic
+//! message (`api_error: "usage_limit_reached"`); the domain's recognisers read all three
+//! (`idea_domain::limits::recognise_event_json`).
 
 use super::TurnParser;
 use super::errors::api_error;
 use super::lines::{LineStats, content_text, status_at, str_at, usage_from};
+use idea_domain::limits::{LimitSighting, Vendor, combine_sightings, recognise_event_json};
 use idea_domain::turn::{TurnError, TurnEvent, TurnOutcome};
 use serde_json::Value;
 
@@ -20,6 +24,9 @@ pub struct ClaudeTurnParser {
     last_text: String,
     /// The synthetic "API Error: …" message, when one came.
     api_error: Option<TurnError>,
+    /// The usage limit the events reported (a rejected `rate_limit_event`, the synthetic
+    /// message, the result), the structured reset kept.
+    limit: Option<LimitSighting>,
     outcome: Option<TurnOutcome>,
 }
 
@@ -42,7 +49,10 @@ impl ClaudeTurnParser {
         if line.get("is_api_error_message").and_then(Value::as_bool) == Some(true) {
             let message = text.join("\n");
             let status = status_at(line, "api_error_status");
-            self.api_error = Some(api_error(status, &message));
+            self.api_error = Some(match &self.limit {
+                Some(limit) => limit.clone().into(),
+                None => api_error(Vendor::ClaudeCode, status, &message),
+            });
             return vec![TurnEvent::Notice { message, status }];
         }
         if !text.is_empty() {
@@ -109,12 +119,15 @@ impl ClaudeTurnParser {
 
     /// Why a `result` says `is_error` (its `subtype` stays `success` on an API error).
     fn result_error(&self, line: &Value, text: &str) -> TurnError {
+        if let Some(limit) = &self.limit {
+            return limit.clone().into();
+        }
         let status = status_at(line, "api_error_status");
         let api_failed = status.is_some()
             || str_at(line, "terminal_reason") == Some("api_error")
             || line.get("api_error").is_some_and(|e| !e.is_null());
         if api_failed {
-            return api_error(status, text);
+            return api_error(Vendor::ClaudeCode, status, text);
         }
         if let Some(error) = &self.api_error {
             return error.clone();
@@ -131,10 +144,6 @@ impl ClaudeTurnParser {
         } else {
             errors.join("\n")
         };
-        let lower = message.to_lowercase();
-        if lower.contains("limit reached") || lower.contains("usage limit") {
-            return api_error(None, &message);
-        }
         TurnError::Cli {
             message: if message.is_empty() {
                 str_at(line, "subtype").unwrap_or("error").to_owned()
@@ -152,6 +161,9 @@ impl TurnParser for ClaudeTurnParser {
         };
         if let Some(id) = str_at(&line, "session_id") {
             self.session_id = Some(id.to_owned());
+        }
+        if let Some(limit) = recognise_event_json(Vendor::ClaudeCode, &line) {
+            self.limit = combine_sightings(self.limit.take(), Some(limit));
         }
         match (str_at(&line, "type"), str_at(&line, "subtype")) {
             (Some("system"), Some("init")) => vec![TurnEvent::Started {
@@ -181,6 +193,7 @@ impl TurnParser for ClaudeTurnParser {
         let error = self
             .api_error
             .clone()
+            .or_else(|| self.limit.clone().map(TurnError::from))
             .unwrap_or_else(|| self.stats.no_answer());
         TurnOutcome {
             text: self.last_text,

@@ -3,12 +3,14 @@
 //! `mcp_tool_call`, `command_execution`…), then `turn.completed` (`usage`, which on a resumed
 //! thread counts the whole thread) or `turn.failed`. A top-level `error` event does not end the
 //! turn by itself ("Reconnecting… waiting for network" is one); a failure sends one right
-//! before `turn.failed`, with the same message.
+//! before `turn.failed`, with the same message. Whether that message is a usage limit (with
+//! its reset in words) the domain's recognisers tell (`idea_domain::limits`).
 
 use super::TurnParser;
 use super::errors::api_error;
 use super::lines::{LineStats, content_text, str_at, usage_from};
-use idea_domain::turn::{TurnEvent, TurnOutcome};
+use idea_domain::limits::{LimitSighting, Vendor, recognise_event_json};
+use idea_domain::turn::{TurnError, TurnEvent, TurnOutcome};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -22,6 +24,8 @@ pub struct CodexTurnParser {
     /// Tool items whose call was already reported by `item.started`.
     started_items: HashSet<String>,
     last_error: Option<String>,
+    /// The usage limit an `error` or `turn.failed` event reported.
+    limit: Option<LimitSighting>,
     outcome: Option<TurnOutcome>,
 }
 
@@ -76,6 +80,14 @@ impl CodexTurnParser {
         events
     }
 
+    /// A usage limit when one was reported, else an API error.
+    fn error_of(&self, message: &str) -> TurnError {
+        match &self.limit {
+            Some(limit) => limit.clone().into(),
+            None => api_error(Vendor::Codex, None, message),
+        }
+    }
+
     fn ended(&mut self, line: &Value, failed: bool) -> Vec<TurnEvent> {
         let usage = line
             .get("usage")
@@ -89,7 +101,7 @@ impl CodexTurnParser {
         if failed {
             let message = super::lines::final_error(line, self.last_error.as_ref());
             outcome.text.clone_from(&message);
-            outcome = outcome.failed(api_error(None, &message));
+            outcome = outcome.failed(self.error_of(&message));
         }
         let events = super::lines::finishing_events(usage, &outcome);
         self.outcome = Some(outcome);
@@ -146,6 +158,9 @@ impl TurnParser for CodexTurnParser {
         let Some(line) = self.stats.decode(line) else {
             return Vec::new();
         };
+        if let Some(limit) = recognise_event_json(Vendor::Codex, &line) {
+            self.limit = Some(limit);
+        }
         let item = line.get("item").unwrap_or(&Value::Null);
         match str_at(&line, "type").unwrap_or_default() {
             "thread.started" => {
@@ -176,7 +191,7 @@ impl TurnParser for CodexTurnParser {
             return outcome;
         }
         let error = match &self.last_error {
-            Some(message) => api_error(None, message),
+            Some(message) => self.error_of(message),
             None => self.stats.no_answer(),
         };
         TurnOutcome {
@@ -191,7 +206,6 @@ impl TurnParser for CodexTurnParser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use idea_domain::turn::TurnError;
 
     #[test]
     fn a_command_item_is_a_tool_call_then_its_result() {

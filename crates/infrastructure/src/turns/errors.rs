@@ -1,36 +1,22 @@
-//! Telling a provider's usage or rate limit from other API failures, in the words the CLIs
-//! use: Claude "API Error: Request rejected (429) · …" with `api_error_status: 429`, Codex
-//! "exceeded retry limit, last status: 429 Too Many Requests", Gemini "[API Error: You have
-//! exhausted your daily quota on this model.]".
+//! Telling a provider's usage limit from other API failures: the domain's limit recognisers
+//! (`idea_domain::limits`, `docs/usage-limits.md`) decide, so a transient refusal (Claude
+//! "API Error: Request rejected (429) · …", Codex "exceeded retry limit, last status: 429 Too
+//! Many Requests", an overloaded server) is an API error worth retrying at once, and only a
+//! real limit ("You've hit your 5-hour limit · resets …", "You’ve hit your usage limit. …",
+//! "You have exhausted your daily quota …") waits for its reset.
 
+use idea_domain::limits::{LimitSource, Vendor, recognise_message};
 use idea_domain::turn::TurnError;
 
-/// Phrases (lower case) that mean "a limit was hit, try later".
-const LIMIT_PHRASES: [&str; 8] = [
-    "rate limit",
-    "rate_limit",
-    "usage limit",
-    "usage_limit",
-    "limit reached",
-    "quota",
-    "resource_exhausted",
-    "too many requests",
-];
-
-/// An API failure: a usage limit when the status is 429 or the message says so, else `Api`.
-pub(crate) fn api_error(status: Option<u16>, message: &str) -> TurnError {
-    let status = status.or_else(|| status_in(message));
-    let lower = message.to_lowercase();
-    if status == Some(429) || LIMIT_PHRASES.iter().any(|p| lower.contains(p)) {
-        TurnError::UsageLimit {
-            resets_at: reset_epoch(message),
+/// A failure the CLI reported in words: a usage limit when its words are one, else an API
+/// error (with the HTTP status it names, if any).
+pub(crate) fn api_error(vendor: Vendor, status: Option<u16>, message: &str) -> TurnError {
+    match recognise_message(vendor, message, LimitSource::Event) {
+        Some(limit) => limit.into(),
+        None => TurnError::Api {
+            status: status.or_else(|| status_in(message)),
             message: message.to_owned(),
-        }
-    } else {
-        TurnError::Api {
-            status,
-            message: message.to_owned(),
-        }
+        },
     }
 }
 
@@ -61,44 +47,53 @@ fn http_status(text: &str) -> Option<u16> {
     })
 }
 
-/// The reset time Claude Code appends to its usage-limit message ("…usage limit
-/// reached|1767225600", Unix seconds). Other CLIs say it in words, left to the caller.
-fn reset_epoch(message: &str) -> Option<u64> {
-    let (_, tail) = message.rsplit_once('|')?;
-    let tail = tail.trim();
-    (tail.len() >= 9 && tail.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| tail.parse().ok())
-        .flatten()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_429_is_a_usage_limit() {
+    fn a_429_is_an_api_error_and_only_a_limit_is_a_usage_limit() {
         let codex = api_error(
+            Vendor::Codex,
             None,
             "exceeded retry limit, last status: 429 Too Many Requests",
         );
         assert!(matches!(
             codex,
-            TurnError::UsageLimit {
-                resets_at: None,
+            TurnError::Api {
+                status: Some(429),
                 ..
             }
         ));
-        let claude = api_error(Some(429), "API Error: Request rejected (429) · slow down");
-        assert!(matches!(claude, TurnError::UsageLimit { .. }));
+        let claude = api_error(
+            Vendor::ClaudeCode,
+            Some(429),
+            "API Error: Request rejected (429) · slow down",
+        );
+        assert!(matches!(
+            claude,
+            TurnError::Api {
+                status: Some(429),
+                ..
+            }
+        ));
         let gemini = api_error(
+            Vendor::Gemini,
             None,
             "[API Error: You have exhausted your daily quota on this model.]",
         );
         assert!(matches!(gemini, TurnError::UsageLimit { .. }));
         assert_eq!(
-            api_error(None, "Claude AI usage limit reached|1767225600"),
+            api_error(
+                Vendor::ClaudeCode,
+                Some(429),
+                "Claude AI usage limit reached|1767225600"
+            ),
             TurnError::UsageLimit {
                 resets_at: Some(1_767_225_600),
+                reset_text: None,
+                window: None,
+                needs_user: false,
                 message: "Claude AI usage limit reached|1767225600".into()
             }
         );
@@ -107,7 +102,11 @@ mod tests {
     #[test]
     fn other_failures_keep_their_status() {
         assert_eq!(
-            api_error(None, "unexpected status 401 Unauthorized: bad key"),
+            api_error(
+                Vendor::Codex,
+                None,
+                "unexpected status 401 Unauthorized: bad key"
+            ),
             TurnError::Api {
                 status: Some(401),
                 message: "unexpected status 401 Unauthorized: bad key".into()
@@ -117,7 +116,7 @@ mod tests {
         assert_eq!(status_in("Requested 1429 tokens"), None);
         assert_eq!(status_in("status: 4290"), None);
         assert!(matches!(
-            api_error(None, "Connection refused"),
+            api_error(Vendor::Codex, None, "Connection refused"),
             TurnError::Api { status: None, .. }
         ));
     }

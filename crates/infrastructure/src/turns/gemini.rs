@@ -13,6 +13,7 @@
 use super::TurnParser;
 use super::errors::api_error;
 use super::lines::{LineStats, str_at, usage_from};
+use idea_domain::limits::{Vendor, recognise_event_json};
 use idea_domain::turn::{TurnError, TurnEvent, TurnOutcome};
 use serde_json::Value;
 
@@ -56,7 +57,11 @@ impl GeminiTurnParser {
         if str_at(line, "status") != Some("success") {
             let message = super::lines::final_error(line, self.last_error.as_ref());
             outcome.text.clone_from(&message);
-            outcome = outcome.failed(error_of(&message));
+            let error = match recognise_event_json(Vendor::Gemini, line) {
+                Some(limit) => limit.into(),
+                None => error_of(&message),
+            };
+            outcome = outcome.failed(error);
         }
         let events = super::lines::finishing_events(usage, &outcome);
         self.outcome = Some(outcome);
@@ -64,9 +69,10 @@ impl GeminiTurnParser {
     }
 }
 
-/// An API failure when Gemini says so ("[API Error: …]") or names a limit, else the CLI's.
+/// A usage limit when Gemini's words are one, an API failure when it says so ("[API Error:
+/// …]", an HTTP status), else the CLI's.
 fn error_of(message: &str) -> TurnError {
-    match api_error(None, message) {
+    match api_error(Vendor::Gemini, None, message) {
         TurnError::Api { status: None, .. } if !message.contains("API Error") => TurnError::Cli {
             message: message.to_owned(),
         },

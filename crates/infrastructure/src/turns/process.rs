@@ -209,7 +209,10 @@ mod tests {
         assert_eq!(with_stderr(outcome.clone(), Some("warning"), &ok), outcome);
         let limit = TurnOutcome::default().failed(TurnError::UsageLimit {
             resets_at: None,
-            message: "429".into(),
+            reset_text: None,
+            window: None,
+            needs_user: false,
+            message: "You've hit your 5-hour limit".into(),
         });
         assert_eq!(with_stderr(limit.clone(), Some("x"), &exit), limit);
     }

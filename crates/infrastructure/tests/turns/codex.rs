@@ -78,7 +78,7 @@ fn a_resumed_turn_continues_the_same_thread() {
 }
 
 #[test]
-fn a_429_is_a_usage_limit() {
+fn a_transient_429_is_an_api_error_not_a_usage_limit() {
     let (events, outcome) = parse_output(TurnCli::Codex, fixture!("codex-exec-error.jsonl"));
     let message = "exceeded retry limit, last status: 429 Too Many Requests";
     assert_eq!(
@@ -88,8 +88,8 @@ fn a_429_is_a_usage_limit() {
             engine_session_id: Some("01a229b7-40b1-7f12-b918-4ab098cba6b3".into()),
             usage: None,
             is_error: true,
-            error: Some(TurnError::UsageLimit {
-                resets_at: None,
+            error: Some(TurnError::Api {
+                status: Some(429),
                 message: message.into()
             }),
         }
@@ -98,6 +98,47 @@ fn a_429_is_a_usage_limit() {
         message: message.into(),
         status: Some(429)
     }));
+}
+
+#[test]
+fn a_usage_limit_with_its_reset_in_words() {
+    // Codex CLI 0.171.0's `exec --json` on a plan limit (`docs/usage-limits.md`).
+    let message = "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 7:49 PM.";
+    let output = [
+        json!({"type": "thread.started", "thread_id": "t-limit"}),
+        json!({"type": "turn.started"}),
+        json!({"type": "error", "message": message}),
+        json!({"type": "turn.failed", "error": {"message": message}}),
+    ]
+    .map(|e| e.to_string())
+    .join("\n");
+    let (_, outcome) = parse_output(TurnCli::Codex, &output);
+    assert_eq!(outcome.text, message);
+    let Some(TurnError::UsageLimit {
+        resets_at,
+        reset_text,
+        needs_user,
+        message: said,
+        ..
+    }) = &outcome.error
+    else {
+        panic!("not a usage limit: {:?}", outcome.error);
+    };
+    assert_eq!((resets_at, reset_text.as_deref()), (&None, Some("7:49 PM")));
+    assert!(!needs_user);
+    assert!(said.starts_with("You've hit your usage limit."));
+    let credits = json!({"type": "turn.failed", "error": {"message": "Your workspace is out of credits. Ask your workspace owner to refill in order to continue."}});
+    let (_, outcome) = parse_output(TurnCli::Codex, &credits.to_string());
+    assert!(matches!(
+        outcome.error,
+        Some(TurnError::UsageLimit {
+            needs_user: true,
+            ..
+        })
+    ));
+    let capacity = json!({"type": "turn.failed", "error": {"message": "Selected model is at capacity. Please try a different model."}});
+    let (_, outcome) = parse_output(TurnCli::Codex, &capacity.to_string());
+    assert!(matches!(outcome.error, Some(TurnError::Api { .. })));
 }
 
 #[test]

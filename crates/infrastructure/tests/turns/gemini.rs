@@ -45,6 +45,13 @@ fn an_exhausted_quota_is_a_usage_limit() {
         panic!("not a usage limit: {:?}", outcome.error);
     };
     assert!(message.starts_with("[API Error: You have exhausted your daily quota"));
+    let sighting = outcome
+        .error
+        .as_ref()
+        .and_then(TurnError::limit_sighting)
+        .unwrap();
+    assert_eq!(sighting.reset, SightedReset::Unknown);
+    assert_eq!(sighting.window.as_deref(), Some("daily"));
     assert_eq!(
         outcome.engine_session_id.as_deref(),
         Some("7d2b9c41-0e5a-4f63-8b1c-94a6e2d0f715")
@@ -98,4 +105,21 @@ fn a_fatal_error_result() {
             message: "Please set an Auth method".into()
         })
     );
+}
+
+#[test]
+fn its_own_retries_and_capacity_errors_are_not_usage_limits() {
+    for message in [
+        "[API Error: Resource exhausted]\nSuggested retry after 60s.",
+        "We are currently experiencing high demand.",
+        "Attempt 1 failed: quota. Retrying after 6173ms...",
+    ] {
+        let line = json!({"type": "result", "status": "error", "error": {"type": "unknown", "message": message}});
+        let (_, outcome) = parse_output(TurnCli::Gemini, &line.to_string());
+        assert!(
+            !matches!(outcome.error, Some(TurnError::UsageLimit { .. })),
+            "{message}: {:?}",
+            outcome.error
+        );
+    }
 }
