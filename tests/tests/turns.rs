@@ -162,6 +162,23 @@ fn assert_answer(run: &Run, text: &str, session: &str) {
     );
 }
 
+/// A transient 429 ended the turn: an API failure with its status, no usage limit.
+fn assert_api_429(run: &Run) {
+    assert_eq!(run.code, 1);
+    assert!(run.outcome.is_error);
+    assert!(
+        matches!(
+            run.outcome.error,
+            Some(TurnError::Api {
+                status: Some(429),
+                ..
+            })
+        ),
+        "{:?}",
+        run.outcome.error
+    );
+}
+
 fn assert_usage_limit(run: &Run) {
     assert_eq!(run.code, 1);
     assert!(run.outcome.is_error);

@@ -288,6 +288,10 @@ pub trait EventPublisher: Send + Sync {
 pub trait Clock: Send + Sync {
     /// Unix seconds now.
     fn now(&self) -> u64;
+    /// The machine's time zone: Codex and Claude print some reset times in local time.
+    fn zone(&self) -> jiff::tz::TimeZone {
+        jiff::tz::TimeZone::UTC
+    }
 }
 
 /// Mints fresh uuids; deterministic in tests.

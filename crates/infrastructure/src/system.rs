@@ -25,6 +25,11 @@ impl Clock for SystemClock {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs())
     }
+
+    fn zone(&self) -> jiff::tz::TimeZone {
+        // `TZ`, else /etc/localtime; UTC when neither says (a container without tzdata).
+        jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC)
+    }
 }
 
 type Subscriber = Box<dyn Fn(&DomainEvent) + Send + Sync>;

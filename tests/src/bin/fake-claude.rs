@@ -323,6 +323,23 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
         ));
         return 1;
     }
+    if knobs.fail_limit {
+        let resets_at = unix_now() + 3600;
+        let text = "You've hit your 5-hour limit · resets 7:52pm (UTC)";
+        format.event(&events::usage_limit_event(&session_id, resets_at));
+        format.event(&events::api_error_message(&session_id, text));
+        format.result(&events::result(
+            &session_id,
+            Ending {
+                text,
+                input,
+                output: 0,
+                num_turns: 1,
+                rate_limited: true,
+            },
+        ));
+        return 1;
+    }
     let mut num_turns = 1;
     if let Some(tool) = &knobs.tool {
         let message_id = format!("msg_fake_{}", &new_id()[..8]);
@@ -366,4 +383,10 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
         },
     ));
     0
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }

@@ -255,6 +255,15 @@ fn turn(
         }
         return 1;
     }
+    if knobs.fail_limit {
+        let message = "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 7:49 PM.";
+        out(events::error(message));
+        out(events::turn_failed(message));
+        if !json {
+            eprintln!("ERROR: {message}");
+        }
+        return 1;
+    }
     let mut item = 0;
     if let Some(tool) = &knobs.tool {
         let id = format!("item_{item}");

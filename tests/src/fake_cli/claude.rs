@@ -86,6 +86,16 @@ pub fn api_error_message(session_id: &str, text: &str) -> Value {
     })
 }
 
+/// The `rate_limit_event` of a plan's usage limit: rejected, resetting at `resets_at`.
+pub fn usage_limit_event(session_id: &str, resets_at: u64) -> Value {
+    json!({
+        "type": "rate_limit_event",
+        "rate_limit_info": {"status": "rejected", "resetsAt": resets_at, "rateLimitType": "five_hour",
+                            "overageStatus": "rejected", "isUsingOverage": false},
+        "uuid": new_id(), "session_id": session_id,
+    })
+}
+
 /// How a turn ended, for its `result` line.
 #[derive(Debug, Clone, Copy)]
 pub struct Ending<'a> {

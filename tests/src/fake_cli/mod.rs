@@ -31,11 +31,14 @@ use std::time::Duration;
 pub struct Knobs {
     pub delay: Option<Duration>,
     pub fail_429: bool,
+    /// `FAKE_CLI_FAIL=limit`: the provider's usage limit, as the real CLI reports it (a reset
+    /// an hour from now).
+    pub fail_limit: bool,
     pub tool: Option<String>,
 }
 
 impl Knobs {
-    /// Read from the environment; a `FAKE_CLI_FAIL` other than `429` is refused.
+    /// Read from the environment; a `FAKE_CLI_FAIL` other than `429` or `limit` is refused.
     ///
     /// # Errors
     /// The message to print when a knob has a value the fakes do not know.
@@ -48,10 +51,15 @@ impl Knobs {
             }
             Err(_) => None,
         };
-        let fail_429 = match std::env::var("FAKE_CLI_FAIL").as_deref() {
-            Ok("429") => true,
-            Ok("") | Err(_) => false,
-            Ok(other) => return Err(format!("FAKE_CLI_FAIL supports only 429, not {other}")),
+        let (fail_429, fail_limit) = match std::env::var("FAKE_CLI_FAIL").as_deref() {
+            Ok("429") => (true, false),
+            Ok("limit") => (false, true),
+            Ok("") | Err(_) => (false, false),
+            Ok(other) => {
+                return Err(format!(
+                    "FAKE_CLI_FAIL supports only 429 and limit, not {other}"
+                ));
+            }
         };
         let tool = std::env::var("FAKE_CLI_TOOL")
             .ok()
@@ -59,6 +67,7 @@ impl Knobs {
         Ok(Self {
             delay,
             fail_429,
+            fail_limit,
             tool,
         })
     }

@@ -98,13 +98,23 @@ fn codex_resumes_the_thread_it_minted() {
 }
 
 #[test]
-fn a_429_is_a_usage_limit_for_either_cli() {
+fn a_usage_limit_is_one_for_either_cli_and_a_429_is_not() {
     let w = world();
-    for (name, profile) in [("Lim", "fake-claude-429"), ("Cap", "fake-codex-429")] {
+    for (name, profile) in [("Lim", "fake-claude-limit"), ("Cap", "fake-codex-limit")] {
         let agent = w.agent_of(name, profile);
         let error = ask(&w, &agent, "hi", None).unwrap_err();
         assert_eq!(error.code(), "USAGE_LIMIT", "{profile}: {error}");
-        assert!(matches!(error.to_wire().kind, ErrorKind::UsageLimit { .. }));
+        let ErrorKind::UsageLimit { resets_at } = error.to_wire().kind else {
+            panic!("{profile}: {error}");
+        };
+        // Claude gives an epoch, Codex a local time ("7:49 PM"): both are put on the clock.
+        assert!(resets_at.is_some(), "{profile}: {error}");
+    }
+    // A transient 429 is an API failure: nothing waits for a reset.
+    for (name, profile) in [("Busy", "fake-claude-429"), ("Full", "fake-codex-429")] {
+        let agent = w.agent_of(name, profile);
+        let error = ask(&w, &agent, "hi", None).unwrap_err();
+        assert_eq!(error.code(), "TURN_FAILED", "{profile}: {error}");
     }
     let processed = w
         .events
@@ -114,7 +124,7 @@ fn a_429_is_a_usage_limit_for_either_cli() {
         .iter()
         .filter(|e| matches!(e, DomainEvent::OrchestratorRequestProcessed { .. }))
         .count();
-    assert_eq!(processed, 2);
+    assert_eq!(processed, 4);
 }
 
 #[test]

@@ -177,6 +177,7 @@ pub fn fake_cli_profiles(dir: &Path) -> Vec<serde_json::Value> {
     let variants = [
         ("", serde_json::json!({})),
         ("-429", serde_json::json!({"FAKE_CLI_FAIL": "429"})),
+        ("-limit", serde_json::json!({"FAKE_CLI_FAIL": "limit"})),
         ("-slow", serde_json::json!({"FAKE_CLI_DELAY_MS": "60000"})),
     ];
     let mut list = Vec::new();

@@ -23,11 +23,27 @@ fn a_turn_then_a_resume_continue_the_same_session() {
 }
 
 #[test]
-fn a_429_is_a_usage_limit_like_the_real_one() {
+fn a_usage_limit_is_one_with_its_reset() {
+    let fake = Fake::new(TurnCli::Claude).with("FAKE_CLI_FAIL", "limit");
+    let id = uuid::Uuid::new_v4().to_string();
+    let run = fake.turn("say hi", SessionPlan::Assign(id));
+    assert_usage_limit(&run);
+    let Some(TurnError::UsageLimit {
+        resets_at, window, ..
+    }) = &run.outcome.error
+    else {
+        unreachable!()
+    };
+    assert!(resets_at.is_some(), "{:?}", run.outcome.error);
+    assert_eq!(window.as_deref(), Some("5-hour"));
+}
+
+#[test]
+fn a_429_is_an_api_error_like_the_real_one_not_a_usage_limit() {
     let fake = Fake::new(TurnCli::Claude).with("FAKE_CLI_FAIL", "429");
     let id = uuid::Uuid::new_v4().to_string();
     let run = fake.turn("say hi", SessionPlan::Assign(id.clone()));
-    assert_usage_limit(&run);
+    assert_api_429(&run);
     assert_eq!(run.outcome.engine_session_id.as_deref(), Some(id.as_str()));
     assert!(
         run.outcome

@@ -27,10 +27,26 @@ fn a_turn_then_a_resume_continue_the_same_thread() {
 }
 
 #[test]
-fn a_429_is_a_usage_limit_like_the_real_one() {
-    let fake = Fake::new(TurnCli::Codex).with("FAKE_CLI_FAIL", "429");
+fn a_usage_limit_is_one_with_its_reset_words() {
+    let fake = Fake::new(TurnCli::Codex).with("FAKE_CLI_FAIL", "limit");
     let run = fake.turn("say hi", SessionPlan::None);
     assert_usage_limit(&run);
+    let Some(TurnError::UsageLimit { reset_text, .. }) = &run.outcome.error else {
+        unreachable!()
+    };
+    assert_eq!(
+        reset_text.as_deref(),
+        Some("7:49 PM"),
+        "{:?}",
+        run.outcome.error
+    );
+}
+
+#[test]
+fn a_429_is_an_api_error_like_the_real_one_not_a_usage_limit() {
+    let fake = Fake::new(TurnCli::Codex).with("FAKE_CLI_FAIL", "429");
+    let run = fake.turn("say hi", SessionPlan::None);
+    assert_api_429(&run);
     let (_, real_outcome) = parse_output(TurnCli::Codex, captured!("codex-exec-error.jsonl"));
     assert_eq!(run.outcome.error, real_outcome.error);
     assert_eq!(run.outcome.text, real_outcome.text);

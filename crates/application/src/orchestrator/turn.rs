@@ -11,6 +11,7 @@ use crate::prepare::{
 use idea_domain::invocation::{
     SessionCaps, SessionFacts, SessionPlan, agent_cwd, plan_conversation,
 };
+use idea_domain::limits::{LimitReset, resolve};
 use idea_domain::orchestrator::{AskAnswer, Requester};
 use idea_domain::ports::TurnExit;
 use idea_domain::profile::AgentProfile;
@@ -157,9 +158,20 @@ fn answer(
             "{} ended (exit status {}) without an answer",
             turn.agent.name, exit.code
         ))),
-        Some(TurnError::UsageLimit {
-            resets_at, message, ..
-        }) => Err(AppError::UsageLimit { message, resets_at }),
+        Some(error @ TurnError::UsageLimit { .. }) => {
+            // The reset as the clock reckons it (Codex says "7:49 PM", local time).
+            let resets_at = error.limit_sighting().and_then(|sighting| {
+                match resolve(sighting, deps.clock.now(), &deps.clock.zone()).reset {
+                    LimitReset::At { epoch } => Some(epoch),
+                    LimitReset::Unknown | LimitReset::NeedsUser => None,
+                }
+            });
+            let message = match error {
+                TurnError::UsageLimit { message, .. } => message,
+                _ => String::new(),
+            };
+            Err(AppError::UsageLimit { message, resets_at })
+        }
         Some(error) => {
             // A conversation the CLI would not reopen is not tried again: the next turn
             // starts a new one.

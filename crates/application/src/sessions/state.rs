@@ -9,7 +9,7 @@ use crate::resumes::{LimitSeen, ResumeInbox};
 use idea_domain::agent_state::{
     AgentState, HookEvent, ScreenDetector, ScreenFinding, Signal, TerminalSignal,
 };
-use idea_domain::limits::{LimitReset, LimitSighting, RESET_MARGIN_SECS, SightedReset, UsageLimit};
+use idea_domain::limits::resolve;
 use idea_domain::ports::EventPublisher;
 use idea_domain::profile::{AgentProfile, CliHome};
 use idea_domain::terminal::{SessionInfo, TerminalSession, TerminalWatch};
@@ -47,7 +47,7 @@ pub(crate) fn watch(
             let signal = match signal {
                 // A limit on screen: its reset on the clock, and the scheduler told.
                 TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(sighting))) => {
-                    Signal::UsageLimit(reckon(sighting, clock.now()))
+                    Signal::UsageLimit(resolve(sighting, clock.now(), &clock.zone()))
                 }
                 signal => Signal::Terminal(signal),
             };
@@ -100,23 +100,6 @@ pub(crate) fn limit_seen(info: &SessionInfo) -> Option<LimitSeen> {
         cell: info.cell?,
         limit: info.usage_limit.clone()?,
     })
-}
-
-/// A sighting's reset put on the clock: an epoch as given plus the margin.
-fn reckon(sighting: LimitSighting, now: u64) -> UsageLimit {
-    let reset = match sighting.reset {
-        SightedReset::Epoch(epoch) => LimitReset::At {
-            epoch: epoch.saturating_add(RESET_MARGIN_SECS).max(now),
-        },
-        SightedReset::NeedsUser => LimitReset::NeedsUser,
-        SightedReset::Text(_) | SightedReset::Unknown => LimitReset::Unknown,
-    };
-    UsageLimit {
-        reset,
-        window: sighting.window,
-        source: sighting.source,
-        message: sighting.message,
-    }
 }
 
 /// The `SessionStateChanged` event of `info`'s current state.

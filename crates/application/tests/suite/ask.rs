@@ -331,8 +331,9 @@ fn a_usage_limit_says_when_it_resets_and_a_refused_resume_starts_afresh() {
     let w = world();
     let ada = agent(&w, "Ada", "askable");
     let first = ask(&w, &ada, "one").unwrap().engine_session_id.unwrap();
+    // An hour after the fake clock's start; the answer adds the margin IdeA waits past it.
     *w.turns.fail.lock().unwrap() = Some(TurnError::UsageLimit {
-        resets_at: Some(1_767_225_600),
+        resets_at: Some(1_796_086_800),
         reset_text: None,
         window: Some("5-hour".into()),
         needs_user: false,
@@ -342,7 +343,7 @@ fn a_usage_limit_says_when_it_resets_and_a_refused_resume_starts_afresh() {
     assert_eq!(
         limited.to_wire().kind,
         ErrorKind::UsageLimit {
-            resets_at: Some(1_767_225_600)
+            resets_at: Some(1_796_086_800 + idea_domain::limits::RESET_MARGIN_SECS)
         }
     );
     *w.turns.fail.lock().unwrap() = Some(TurnError::Cli {

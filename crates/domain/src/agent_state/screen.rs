@@ -63,13 +63,20 @@ const GEMINI: Prompt = Prompt {
     selected: '●',
 };
 
-/// What `detector` reads on a screen of `rows` (top to bottom).
+/// What `detector` reads on a screen of `rows` (top to bottom): a prompt waiting for the
+/// user, else a usage limit in the last block the CLI drew ([`crate::limits::recognise_screen`]).
 ///
 /// A prompt is its question opening a row, one of its options opening a row below it, and a
 /// numbered choice below it drawn as selected (whichever the user moved to). Checked against
 /// the live screens of the pinned CLIs (`fixtures/README.md`): a transcript or a message that
 /// quotes a prompt, options and all, has no selected choice.
 pub fn detect_screen(detector: ScreenDetector, rows: &[String]) -> Option<ScreenFinding> {
+    prompt_on_screen(detector, rows)
+        .or_else(|| crate::limits::recognise_screen(detector, rows).map(ScreenFinding::UsageLimit))
+}
+
+/// A permission prompt or question on screen (see [`detect_screen`]).
+fn prompt_on_screen(detector: ScreenDetector, rows: &[String]) -> Option<ScreenFinding> {
     let prompt = match detector {
         ScreenDetector::ClaudeCode => &CLAUDE,
         ScreenDetector::Codex => &CODEX,
