@@ -306,39 +306,38 @@ fn turn(args: &Parsed, format: Format, prompt: &str, knobs: &Knobs) -> i32 {
     format.event(&events::init(&session_id, &tools, &server_names));
     knobs.wait();
     let input = tokens(prompt);
+    // A refused API call: its events, then the synthetic error message and the result.
+    let refused = |before: &[serde_json::Value], text: &str| {
+        for event in before {
+            format.event(event);
+        }
+        format.event(&events::api_error_message(&session_id, text));
+        format.result(&events::result(
+            &session_id,
+            Ending {
+                text,
+                input,
+                output: 0,
+                num_turns: 1,
+                rate_limited: true,
+            },
+        ));
+        1
+    };
     if knobs.fail_429 {
         let text = "API Error: Request rejected (429) · This request would exceed your organization's rate limit (fake-claude, FAKE_CLI_FAIL=429).";
-        format.event(&events::api_retry(&session_id, 1, 2));
-        format.event(&events::api_retry(&session_id, 2, 2));
-        format.event(&events::api_error_message(&session_id, text));
-        format.result(&events::result(
-            &session_id,
-            Ending {
-                text,
-                input,
-                output: 0,
-                num_turns: 1,
-                rate_limited: true,
-            },
-        ));
-        return 1;
+        let retries = [
+            events::api_retry(&session_id, 1, 2),
+            events::api_retry(&session_id, 2, 2),
+        ];
+        return refused(&retries, text);
     }
     if knobs.fail_limit {
-        let resets_at = unix_now() + 3600;
-        let text = "You've hit your 5-hour limit · resets 7:52pm (UTC)";
-        format.event(&events::usage_limit_event(&session_id, resets_at));
-        format.event(&events::api_error_message(&session_id, text));
-        format.result(&events::result(
-            &session_id,
-            Ending {
-                text,
-                input,
-                output: 0,
-                num_turns: 1,
-                rate_limited: true,
-            },
-        ));
-        return 1;
+        let limit = events::usage_limit_event(&session_id, unix_now() + 3600);
+        return refused(
+            &[limit],
+            "You've hit your 5-hour limit · resets 7:52pm (UTC)",
+        );
     }
     let mut num_turns = 1;
     if let Some(tool) = &knobs.tool {
