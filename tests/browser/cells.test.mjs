@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, terminalText, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, startServer, waitForConnection, terminalText, waitUntil } from "./helpers.mjs";
 
 const SCREENSHOT = process.env.IDEA_SCREENSHOT ?? "/tmp/idea-ui.png";
 const AGENT = "Worker";
@@ -33,7 +33,7 @@ describe("cells", () => {
     await page.goto(server.url);
     await page.locator('[data-testid="cell"] [data-testid="picker"]').first().waitFor();
     assert.equal((await cells(page)).length, 1, "a new project shows one empty cell");
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
 
     // Split the cell: two empty cells side by side.
     await page.locator('[data-testid="cell-split-h"]').first().click();

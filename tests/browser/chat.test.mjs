@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { builtinProfile, IDEA_BIN, launchBrowser, rpc, startServer, waitUntil } from "./helpers.mjs";
+import { builtinProfile, IDEA_BIN, launchBrowser, rpc, startServer, waitForConnection, waitUntil } from "./helpers.mjs";
 
 const FAKE_CODEX = resolve(process.env.FAKE_CODEX ?? join(dirname(IDEA_BIN), "fake-codex"));
 
@@ -43,7 +43,7 @@ describe("chat cell", () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(server.url);
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
     await rpc(page, "createAgent", { name: "Coder", profileId: "fake-codex" });
     await rpc(page, "createAgent", { name: "Plain", profileId: "shell" });
   });

@@ -4,7 +4,7 @@
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,6 +79,7 @@ export async function startServer(reuse = null, { profiles = null } = {}) {
     token,
     root,
     projectDir,
+    userDir,
     stderr: () => stderr,
     /** Stops the server (SIGTERM, as a user's Ctrl+C); the project stays for a restart. */
     async kill() {
@@ -153,11 +154,49 @@ export const rpc = (page, method, params) =>
     [method, params],
   );
 
-/** A new page of `context` on the served UI, its picker shown; page errors go to `errors`. */
+/** The last `lines` lines of the server's own log files (docs/troubleshooting.md), for a
+ *  failure's message. */
+async function serverLogTail(server, lines = 40) {
+  try {
+    const dir = join(server.userDir, "logs");
+    const names = (await readdir(dir)).sort();
+    const text = names.length ? await readFile(join(dir, names[names.length - 1]), "utf8") : "";
+    return text.split("\n").slice(-lines).join("\n");
+  } catch (error) {
+    return `(no log: ${error.message})`;
+  }
+}
+
+/** Waits until the page's connection to `server` is open. A busy machine may take a while to
+ *  serve the page and accept its socket, hence the long patience; a failure says what the page
+ *  and the server saw meanwhile. */
+export async function waitForConnection(page, server, timeout = 60000) {
+  const console = [];
+  const record = (message) => console.push(`${message.type()}: ${message.text()}`);
+  page.on("console", record);
+  try {
+    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor({ timeout });
+  } catch (error) {
+    const state = await page
+      .locator('[data-testid="connection-status"]')
+      .getAttribute("data-state", { timeout: 1000 })
+      .catch(() => "(no status shown)");
+    throw new Error(
+      `the page did not connect (state: ${state}): ${error.message}\npage console:\n${console.join("\n")}\n` +
+        `server stderr:\n${server.stderr()}\nserver log:\n${await serverLogTail(server)}`,
+    );
+  } finally {
+    page.off("console", record);
+  }
+}
+
+/** A new page of `context` on the served UI, connected and its picker shown; page errors go
+ *  to `errors`. */
 export async function openWorkspace(context, server, errors = []) {
   const page = await context.newPage();
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(server.url);
+  await waitForConnection(page, server);
   await page.locator('[data-testid="picker"]').waitFor();
   return page;
 }

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, rpc, startServer, terminalText, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, rpc, startServer, waitForConnection, terminalText, waitUntil } from "./helpers.mjs";
 
 const leafOf = (tree, nodeId) => {
   if (tree.type === "leaf") return tree.id === nodeId ? tree : null;
@@ -45,7 +45,7 @@ describe("moving cells", () => {
     page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(server.url);
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
     await page.locator('[data-testid="picker"]').waitFor();
     layoutId = await page.locator('[data-testid="layout"]').getAttribute("data-layout-id");
   });

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, startServer, waitForConnection, waitUntil } from "./helpers.mjs";
 
 /** Output that wraps and carries colours, printed by the cell's shell (`/bin/sh`). */
 const SCRIPT = [
@@ -29,7 +29,7 @@ describe("replay after a reload", () => {
     page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(server.url);
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
     await page.locator('[data-testid="picker-shell"]').first().click();
     sessionId = await waitUntil(async () => (await cells(page))[0]?.sessionId, "no shell session");
     await page.locator('[data-testid="terminal"] .xterm').waitFor();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { request as httpRequest, createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { cells, launchBrowser, startServer, terminalText, waitUntil } from "./helpers.mjs";
+import { cells, launchBrowser, startServer, waitForConnection, terminalText, waitUntil } from "./helpers.mjs";
 
 /** A raw HTTP GET with chosen headers (fetch would not let us set `Origin`). */
 function get(url, headers = {}) {
@@ -125,7 +125,7 @@ describe("another service on this machine", () => {
   /** Opens IdeA's link and waits until the UI is connected. */
   async function openIdea(page) {
     await page.goto(server.url);
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
   }
 
   it("learns no credential when the user visits it after opening IdeA", async () => {
@@ -169,7 +169,7 @@ describe("another service on this machine", () => {
     const href = await page.evaluate(() => location.href);
     assert.ok(!href.includes(server.token), `the token is still in the address: ${href}`);
     await page.reload();
-    await page.locator('[data-testid="connection-status"][data-state="open"]').waitFor();
+    await waitForConnection(page, server);
     assert.ok(!page.url().includes(server.token));
     // A terminal (xterm.js) works under the policy.
     await page.locator('[data-testid="picker-shell"]').first().click();
