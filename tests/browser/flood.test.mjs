@@ -15,7 +15,16 @@ const state = (page, sessionId) => page.evaluate((id) => window.__ideaTerminalSt
 const contexts = (page) => page.evaluate(() => window.__ideaWebglContexts?.() ?? 0);
 const shownTerminals = (page) => page.locator('[data-testid="terminal"]').count();
 
-/** The text of the cursor's line of a session's terminal, and whether it is at `prompt`. */
+/** The text of the screen of a session's terminal (not the scrollback). */
+const screen = (page, sessionId) =>
+  page.evaluate((id) => {
+    const buffer = window.__ideaTerminals[id].buffer.active;
+    const lines = [];
+    for (let y = 0; y < window.__ideaTerminals[id].rows; y++) lines.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  }, sessionId);
+
+/** The text of the cursor's line of a session's terminal. */
 const cursorLine = (page, sessionId) =>
   page.evaluate((id) => {
     const buffer = window.__ideaTerminals[id].buffer.active;
@@ -82,8 +91,8 @@ describe("many agents at once", () => {
 
     // The others still flood: their screens keep changing.
     for (const id of others) {
-      const before = await cursorLine(page, id);
-      await waitUntil(async () => (await cursorLine(page, id)) !== before, "another cell stopped flooding");
+      const before = await screen(page, id);
+      await waitUntil(async () => (await screen(page, id)) !== before, "another cell stopped flooding", 30000);
     }
     for (const id of others) {
       await page.evaluate((sessionId) => window.__ideaTerminals[sessionId].input("\x03", true), id);

@@ -85,6 +85,8 @@ export class TerminalHandle implements Paced, WebglUser {
   /** Counts attachments, so a write of an earlier one is not acknowledged to a later one. */
   private stream = 0;
   private lastSkip = 0;
+  /** Re-attached after a skip: lead the size again (the user typed here). */
+  private reclaimLead = false;
   /** Bytes at the front of what waits that this client wrote itself (never acknowledged). */
   private ackExempt = 0;
   private pendingAck = 0;
@@ -168,6 +170,8 @@ export class TerminalHandle implements Paced, WebglUser {
         this.attachmentId = answer.attachment;
         if (this.resetOwed) this.resetTimer ??= setTimeout(() => this.writeOwedReset(), RESET_LATEST_MS);
         this.applyShared(answer);
+        if (this.reclaimLead && answer.lead !== answer.attachment) this.attachment?.focus();
+        this.reclaimLead = false;
         this.scheduleFitReport(); // the cell may have changed while the attach was served
       },
     });
@@ -289,6 +293,7 @@ export class TerminalHandle implements Paced, WebglUser {
   private type(data: string | Uint8Array): void {
     if (!this.leading()) this.fitHere();
     sendInput(this.sessionId, data);
+    pacer.urge(this);
     this.skipWaitingOutput();
   }
 
@@ -302,6 +307,9 @@ export class TerminalHandle implements Paced, WebglUser {
     const now = Date.now();
     if (now - this.lastSkip < SKIP_INTERVAL_MS) return;
     this.lastSkip = now;
+    // Detaching hands the size to another client showing the session, if any: the user just
+    // typed here, so this client takes it back once attached again.
+    this.reclaimLead = true;
     this.attachment.detach();
     this.attachment = null;
     this.attach();

@@ -142,7 +142,7 @@ async function measureEcho(page, sessionId, keys, prompt) {
   for (let i = 0; i < keys; i++) {
     if (i > 0 && i % 20 === 0) {
       await page.keyboard.press("Control+U"); // the line discipline erases the line
-      await page.waitForTimeout(150);
+      await page.waitForFunction((p) => window.__echo.line() === p, prompt, { timeout: ECHO_TIMEOUT_MS }).catch(() => undefined);
     }
     await page.keyboard.press(letters[i % letters.length]);
     // Keys go one at a time: the next only once this one's echo is on screen.
