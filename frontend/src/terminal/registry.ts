@@ -6,8 +6,8 @@
 // Output nobody can see costs nothing (docs/many-agents.md): a terminal off screen (a hidden
 // layout tab, a zoomed-out cell, scrolled away) detaches after a moment and gives back its WebGL
 // context; shown again, it attaches anew and the server's replay draws its screen and
-// scrollback. Output is written at the display's pace (`pacer.ts`), and typing into a terminal
-// that has much output waiting skips that output for a fresh replay, so Ctrl+C shows at once.
+// scrollback. Output is written at the display's pace (`pacer.ts`), a terminal just typed into
+// first.
 //
 // Several clients may show one session, which has one size (docs/terminal-path.md, "One size,
 // many clients"): the session has the leading client's size, and every other client draws
@@ -39,10 +39,6 @@ const RESTORE_QUIET_MS = 250;
 const RESTORE_LATEST_MS = 3000;
 /** A terminal off screen this long detaches (a quick tab switch there and back keeps it). */
 const HIDE_DELAY_MS = 1000;
-/** Typing into a terminal with more output than this waiting skips it for a fresh replay... */
-const SKIP_WAITING_BYTES = 32 * 1024;
-/** ...at most this often (typing into a flood must not replay it at every key). */
-const SKIP_INTERVAL_MS = 1000;
 /** Full reset (RIS): written before a replay that replaces what the terminal shows. */
 const RESET = new Uint8Array([0x1b, 0x63]);
 /** A reset still owed this long after the answer (no replay came) is written alone. */
@@ -84,9 +80,6 @@ export class TerminalHandle implements Paced, WebglUser {
   private resetTimer: ReturnType<typeof setTimeout> | null = null;
   /** Counts attachments, so a write of an earlier one is not acknowledged to a later one. */
   private stream = 0;
-  private lastSkip = 0;
-  /** Re-attached after a skip: lead the size again (the user typed here). */
-  private reclaimLead = false;
   /** Bytes at the front of what waits that this client wrote itself (never acknowledged). */
   private ackExempt = 0;
   private pendingAck = 0;
@@ -170,8 +163,6 @@ export class TerminalHandle implements Paced, WebglUser {
         this.attachmentId = answer.attachment;
         if (this.resetOwed) this.resetTimer ??= setTimeout(() => this.writeOwedReset(), RESET_LATEST_MS);
         this.applyShared(answer);
-        if (this.reclaimLead && answer.lead !== answer.attachment) this.attachment?.focus();
-        this.reclaimLead = false;
         this.scheduleFitReport(); // the cell may have changed while the attach was served
       },
     });
@@ -293,26 +284,8 @@ export class TerminalHandle implements Paced, WebglUser {
   private type(data: string | Uint8Array): void {
     if (!this.leading()) this.fitHere();
     sendInput(this.sessionId, data);
+    // What the program prints next (an echo, Ctrl+C's prompt) goes ahead of other terminals.
     pacer.urge(this);
-    this.skipWaitingOutput();
-  }
-
-  /**
-   * The user typed into a terminal far behind its output (a flood): what waits is stale, and
-   * drawing it first would hold the echo (or Ctrl+C's prompt) back for seconds. So it is
-   * dropped and the terminal attaches anew; the replay is the screen as the server has it now.
-   */
-  private skipWaitingOutput(): void {
-    if (!this.attachment || pacer.queued(this) <= SKIP_WAITING_BYTES) return;
-    const now = Date.now();
-    if (now - this.lastSkip < SKIP_INTERVAL_MS) return;
-    this.lastSkip = now;
-    // Detaching hands the size to another client showing the session, if any: the user just
-    // typed here, so this client takes it back once attached again.
-    this.reclaimLead = true;
-    this.attachment.detach();
-    this.attachment = null;
-    this.attach();
   }
 
   /** The output starts over with a replay: drop what waits and reset when the replay comes. */

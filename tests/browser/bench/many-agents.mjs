@@ -140,7 +140,7 @@ async function measureEcho(page, sessionId, keys, prompt) {
   await page.locator(`[data-testid="terminal"][data-session-id="${sessionId}"] .xterm-screen`).click();
   const letters = "abcdefghijklmnopqrstuvwxyz";
   for (let i = 0; i < keys; i++) {
-    if (i > 0 && i % 20 === 0) {
+    if (i > 0 && i % 10 === 0) {
       await page.keyboard.press("Control+U"); // the line discipline erases the line
       await page.waitForFunction((p) => window.__echo.line() === p, prompt, { timeout: ECHO_TIMEOUT_MS }).catch(() => undefined);
     }
