@@ -11,10 +11,17 @@
 export interface Paced {
   /** Hands `bytes` to xterm; `parsed` once it has parsed them. */
   write(bytes: Uint8Array, parsed: () => void): void;
+  /** Drops the backlog and shows what the terminal shows now (a replay of its screen). */
+  skip(): void;
 }
 
-/** Bytes written at once when nothing waits (larger output waits for the next frame). */
+/** Bytes written at once when nothing waits (larger output waits for the next frame)... */
 const IMMEDIATE_MAX = 4 * 1024;
+/** ...into a terminal that the user just typed into, or whose output is a trickle (a flood
+ *  comes in small frames too, one per acknowledgement): below this many bytes a second,
+ *  measured with a one-second half-life. */
+const TRICKLE_BYTES_PER_S = 8 * 1024;
+const RATE_HALF_LIFE_MS = 1000;
 /** The page's parse budget per frame: it adapts between these to keep frames on time. */
 const BUDGET_MIN = 16 * 1024;
 const BUDGET_MAX = 512 * 1024;
@@ -27,8 +34,21 @@ const URGENT_CHUNK = 128 * 1024;
 /** A terminal stays urgent this long after the user typed into it (or its queue empties). */
 const URGENT_MS = 3000;
 /** A frame later than this shrinks the budget; one sooner than the second grows it. */
-const LATE_FRAME_MS = 40;
-const ON_TIME_MS = 24;
+const LATE_FRAME_MS = 33;
+const ON_TIME_MS = 20;
+const ADAPT_EVERY_MS = 100;
+/** When frames come late even with one terminal served per frame (drawing one costs more than
+ *  a frame: software rendering, a slow machine), the others are served only every `gap` ms:
+ *  it grows by this factor per late frame, up to the most, and shrinks when frames are on time. */
+const GAP_GROWTH = 1.5;
+const GAP_FIRST_MS = 16;
+const GAP_MAX_MS = 1000;
+/** A terminal the user types into with this much waiting is behind a flood: what waits is
+ *  stale (Ctrl+C's prompt would come after all of it), and it skips to the terminal's screen
+ *  as it is now (at most once per `SKIP_EVERY_MS`). Others never skip: the server's flow
+ *  control holds their programs to the page's pace. */
+const SKIP_AT = 16 * 1024;
+const SKIP_EVERY_MS = 1000;
 /** A frame is ticked by this timer when the browser draws none (a page in the background). */
 const FALLBACK_MS = 100;
 
@@ -39,6 +59,11 @@ interface Entry {
   writing: boolean;
   /** Served first until then (ms, `performance.now()`): the user typed into it. */
   urgentUntil: number;
+  /** Bytes arrived, decaying with `RATE_HALF_LIFE_MS`, as of `arrivedAt` (ms). */
+  rate: number;
+  arrivedAt: number;
+  /** When it last skipped its backlog (ms). */
+  skippedAt: number;
 }
 
 class Pacer {
@@ -52,17 +77,27 @@ class Pacer {
   private frame = 0;
   private fallback: ReturnType<typeof setTimeout> | null = null;
   private lastTick = 0;
+  /** The others wait at least this long between two frames that serve them (ms). */
+  private gap = 0;
+  private averageInterval = 16;
+  private adaptedAt = 0;
+  private othersServedAt = 0;
 
   /** Output arrived for `target`. */
   push(target: Paced, bytes: Uint8Array): void {
     const entry = this.entry(target);
-    if (!entry.writing && entry.queued === 0 && bytes.length <= IMMEDIATE_MAX && this.spent + bytes.length <= this.budget) {
+    const now = performance.now();
+    entry.rate = entry.rate * 2 ** (-(now - entry.arrivedAt) / RATE_HALF_LIFE_MS) + bytes.length;
+    entry.arrivedAt = now;
+    const urgent = entry.urgentUntil > now;
+    if ((urgent || entry.rate < TRICKLE_BYTES_PER_S) && !entry.writing && entry.queued === 0 && bytes.length <= IMMEDIATE_MAX && this.spent + bytes.length <= this.budget) {
       this.spent += bytes.length;
       this.hand(target, entry, bytes);
       return;
     }
     entry.chunks.push(bytes);
     entry.queued += bytes.length;
+    if (urgent && this.skipIfBehind(target, entry, now)) return;
     this.schedule();
   }
 
@@ -73,7 +108,18 @@ class Pacer {
 
   /** The user typed into `target`: its output goes ahead of the others' for a while. */
   urge(target: Paced): void {
-    this.entry(target).urgentUntil = performance.now() + URGENT_MS;
+    const entry = this.entry(target);
+    const now = performance.now();
+    entry.urgentUntil = now + URGENT_MS;
+    this.skipIfBehind(target, entry, now);
+  }
+
+  /** Skips `target`'s backlog when it is far behind (see `SKIP_AT`); whether it did. */
+  private skipIfBehind(target: Paced, entry: Entry, now: number): boolean {
+    if (entry.queued <= SKIP_AT || now - entry.skippedAt <= SKIP_EVERY_MS) return false;
+    entry.skippedAt = now;
+    target.skip(); // drops what waits
+    return true;
   }
 
   /** Drops what waits for `target` (its output is replaced by a fresh replay). */
@@ -84,6 +130,12 @@ class Pacer {
     entry.queued = 0;
   }
 
+  /** How the pacer has adapted to the page's load (benchmarks read it). */
+  stats(): { budget: number; slots: number; gapMs: number; waiting: number } {
+    const waiting = [...this.entries.values()].filter((entry) => entry.queued > 0).length;
+    return { budget: this.budget, slots: this.slots, gapMs: this.gap, waiting };
+  }
+
   /** Forgets `target` (disposed). */
   forget(target: Paced): void {
     this.entries.delete(target);
@@ -92,7 +144,7 @@ class Pacer {
   private entry(target: Paced): Entry {
     let entry = this.entries.get(target);
     if (!entry) {
-      entry = { chunks: [], queued: 0, writing: false, urgentUntil: 0 };
+      entry = { chunks: [], queued: 0, writing: false, urgentUntil: 0, rate: 0, arrivedAt: 0, skippedAt: -Infinity };
       this.entries.set(target, entry);
     }
     return entry;
@@ -130,7 +182,9 @@ class Pacer {
     }
     // The others in turn, a few a frame: each gets a slot's share of what the budget has left.
     const others = waiting.filter(([, entry]) => !entry.writing && entry.queued > 0);
-    const served = Math.min(this.slots, others.length);
+    const due = now - this.othersServedAt >= this.gap;
+    const served = due ? Math.min(this.slots, others.length) : 0;
+    if (served > 0) this.othersServedAt = now;
     const share = Math.max(1024, Math.floor((this.budget - this.spent) / Math.max(1, served)));
     for (let i = 0; i < served; i++) {
       const [target, entry] = others[(this.turn + i) % others.length];
@@ -142,20 +196,28 @@ class Pacer {
     if ([...this.entries.values()].some((entry) => entry.queued > 0)) this.schedule();
   }
 
-  /** Shrinks the budget when frames come late (the page is busy), grows it when on time. */
+  /** Shrinks the budget when frames come late (the page is busy), grows it when on time:
+   *  judged on the frames' average interval, and changed at most once per `ADAPT_EVERY_MS`
+   *  (frame by frame, a late frame and an on-time one undo each other). */
   private adapt(now: number): void {
     const interval = now - this.lastTick;
     this.lastTick = now;
     // Only consecutive frames of a flood say anything about the page's load.
     if (interval > 4 * FALLBACK_MS) return;
-    if (interval > LATE_FRAME_MS) {
+    this.averageInterval += (interval - this.averageInterval) * 0.2;
+    if (now - this.adaptedAt < ADAPT_EVERY_MS) return;
+    this.adaptedAt = now;
+    if (this.averageInterval > LATE_FRAME_MS) {
       this.budget = Math.max(BUDGET_MIN, Math.floor(this.budget * 0.75));
-      this.slots = Math.max(SLOTS_MIN, this.slots - 1);
-    } else if (interval < ON_TIME_MS) {
+      if (this.slots > SLOTS_MIN) this.slots -= 1;
+      else this.gap = Math.min(GAP_MAX_MS, Math.max(GAP_FIRST_MS, this.gap * GAP_GROWTH));
+    } else if (this.averageInterval < ON_TIME_MS) {
       this.budget = Math.min(BUDGET_MAX, Math.floor(this.budget * 1.1));
-      this.slots = Math.min(SLOTS_MAX, this.slots + 1);
+      if (this.gap > 0) this.gap = this.gap < GAP_FIRST_MS ? 0 : this.gap * 0.8;
+      else this.slots = Math.min(SLOTS_MAX, this.slots + 1);
     }
   }
+
 }
 
 /** Takes up to `limit` bytes from the front of `entry`'s queue, as one array. */

@@ -21,6 +21,7 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { WebLinksAddon } from "@xterm/addon-web-links";
 import { Terminal } from "@xterm/xterm";
 import { attachTerminal, onEvent, sendInput, type TerminalAttachment } from "../api";
+import type { ReplayScope } from "../generated/ReplayScope";
 import type { SharedSize } from "../generated/SharedSize";
 import { SHARED_SIZE_MIN } from "../generated/TerminalSizeBounds";
 import { copyText, readText } from "./clipboard";
@@ -53,6 +54,9 @@ export interface Sizing {
   /** Another client leads: this one shows the session at that client's size. */
   borrowed: boolean;
 }
+
+/** After a skip, output quiet this long brings the whole replay (the scrollback) back. */
+const MEND_AFTER_MS = 2000;
 
 export class TerminalHandle implements Paced, WebglUser {
   readonly term: Terminal;
@@ -100,6 +104,12 @@ export class TerminalHandle implements Paced, WebglUser {
   private restoreDistance: number;
   private restoreTimer: ReturnType<typeof setTimeout> | null = null;
   private replayStartedAt = 0;
+  /** What the next attach replays: the screen alone when skipping a backlog. */
+  private nextReplay: ReplayScope = "whole";
+  /** Skipped output since the last whole replay: the scrollback misses it until a quiet
+   *  moment brings the whole replay back. */
+  private thin = false;
+  private mendTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly sessionId: string) {
     this.restoreDistance = rememberedDistance(sessionId);
@@ -149,6 +159,7 @@ export class TerminalHandle implements Paced, WebglUser {
     listenForSharedSizes();
     if (this.everAttached) this.restartOutput();
     this.everAttached = true;
+    if (this.nextReplay === "whole") this.thin = false;
     this.attachment = attachTerminal(this.sessionId, {
       onBytes: (bytes) => this.receive(bytes),
       // Re-attached after a reconnect: the server draws the terminal again from the start.
@@ -158,6 +169,11 @@ export class TerminalHandle implements Paced, WebglUser {
         // The attach tells the server this cell's size: no separate report of it.
         this.reported = this.wanted;
         return this.wanted;
+      },
+      replay: () => {
+        const replay = this.nextReplay;
+        this.nextReplay = "whole";
+        return replay;
       },
       onAttached: (answer) => {
         this.attachmentId = answer.attachment;
@@ -226,9 +242,39 @@ export class TerminalHandle implements Paced, WebglUser {
     pacer.drop(this);
   }
 
+  /**
+   * The pacer found this terminal behind a flood: what waits is stale. Attaches anew with a
+   * replay of the screen alone (a few KiB, where the backlog may be hundreds), so the terminal
+   * shows what the program shows now; its scrollback misses what was skipped until output
+   * pauses and the whole replay is drawn again (`mend`).
+   */
+  skip(): void {
+    if (!this.attachment || this.disposed) return;
+    this.attachment.detach();
+    this.attachment = null;
+    this.nextReplay = "screen";
+    this.thin = true;
+    this.skips++;
+    this.attach();
+  }
+
+  /** How many times the terminal skipped a backlog (tests and benchmarks read it). */
+  skips = 0;
+
+  /** Output paused after a skip: the whole replay brings the skipped scrollback back. */
+  private mend(): void {
+    this.mendTimer = null;
+    if (!this.thin || !this.attachment || this.disposed || pacer.queued(this) > 0) return;
+    this.thin = false;
+    if (this.restoreDistance === 0) this.restoreDistance = this.distanceFromBottom();
+    this.attachment.detach();
+    this.attachment = null;
+    this.attach();
+  }
+
   /** Whether the terminal receives output now, and draws with WebGL (tests read these). */
-  state(): { attached: boolean; webgl: boolean } {
-    return { attached: this.attachment !== null, webgl: holdsWebgl(this) };
+  state(): { attached: boolean; webgl: boolean; queued: number; skips: number; thin: boolean } {
+    return { attached: this.attachment !== null, webgl: holdsWebgl(this), queued: pacer.queued(this), skips: this.skips, thin: this.thin };
   }
 
   /**
@@ -368,7 +414,7 @@ export class TerminalHandle implements Paced, WebglUser {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer, this.restoreTimer, this.hideTimer, this.resetTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer, this.restoreTimer, this.hideTimer, this.resetTimer, this.mendTimer]) if (timer) clearTimeout(timer);
     this.attachment?.detach();
     this.visibility?.disconnect();
     releaseWebgl(this);
@@ -396,6 +442,10 @@ export class TerminalHandle implements Paced, WebglUser {
   private receive(bytes: Uint8Array): void {
     if (this.disposed) return;
     this.lastOutputAt = Date.now();
+    if (this.thin) {
+      if (this.mendTimer) clearTimeout(this.mendTimer);
+      this.mendTimer = setTimeout(() => this.mend(), MEND_AFTER_MS);
+    }
     if (this.resetOwed) {
       // The reset goes in the same write as the replay's first bytes: no blank frame between.
       this.resetOwed = false;
@@ -527,8 +577,9 @@ declare global {
     __ideaTerminals?: Record<string, Terminal>;
     /** Whether a session's terminal is attached and draws with WebGL, and how many WebGL
      * contexts terminals hold (browser automation only, for the e2e tests). */
-    __ideaTerminalState?: (sessionId: string) => { attached: boolean; webgl: boolean } | null;
+    __ideaTerminalState?: (sessionId: string) => ReturnType<TerminalHandle["state"]> | null;
     __ideaWebglContexts?: () => number;
+    __ideaPacer?: () => ReturnType<typeof pacer.stats> & { skips: number };
   }
 }
 
@@ -541,6 +592,7 @@ const exposeForTests = typeof navigator !== "undefined" && navigator.webdriver =
 if (exposeForTests) {
   window.__ideaTerminalState = (sessionId) => terminals.get(sessionId)?.state() ?? null;
   window.__ideaWebglContexts = webglContexts;
+  window.__ideaPacer = () => ({ ...pacer.stats(), skips: [...terminals.values()].reduce((n, handle) => n + handle.skips, 0) });
 }
 
 /** The session's terminal, created (and attached to the output) on first use. */

@@ -205,7 +205,8 @@ export class WebSocketTransport implements Transport {
     entry.acked = 0;
     entry.answered = false;
     const size = entry.sink.size();
-    this.request("attachTerminal", size ? { sessionId: key, size } : { sessionId: key })
+    const replay = entry.sink.replay?.() ?? "whole";
+    this.request("attachTerminal", { sessionId: key, ...(size ? { size } : {}), ...(replay === "whole" ? {} : { replay }) })
       .then((answer) => {
         // The answer comes before the replay's first frame (the server holds it back).
         if (this.attached.get(key) !== entry) return;

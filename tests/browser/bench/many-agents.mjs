@@ -4,7 +4,11 @@
 // takes to bring a flooding cell back to its prompt, and the server's memory and threads.
 // A benchmark, not a test: it prints figures and asserts nothing.
 //
-//   node tests/browser/bench/many-agents.mjs [--cells 24] [--keys 120] [--interrupts 11]
+//   node tests/browser/bench/many-agents.mjs [--cells 24] [--keys 120] [--interrupts 11] [--profile]
+//
+// `--profile` samples the page's JavaScript during the flooding phase and prints where its main
+// thread spent its time (self time by function; build the frontend with `--minify false` for
+// readable names).
 //
 // with IDEA_BIN set as for the browser tests (docs/many-agents.md has figures).
 
@@ -18,6 +22,8 @@ const { values: args } = parseArgs({
     keys: { type: "string", default: "120" },
     interrupts: { type: "string", default: "11" },
     renderer: { type: "string", default: "webgl" },
+    profile: { type: "boolean", default: false },
+    trace: { type: "boolean", default: false },
   },
 });
 const CELLS = Number(args.cells);
@@ -81,18 +87,15 @@ function instrument() {
     return context;
   };
   let received = 0;
-  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage");
-  Object.defineProperty(WebSocket.prototype, "onmessage", {
-    set(handler) {
-      onmessage.set.call(this, (event) => {
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
         if (event.data instanceof ArrayBuffer) received += event.data.byteLength;
-        return handler(event);
       });
-    },
-    get() {
-      return onmessage.get.call(this);
-    },
-  });
+    }
+  };
   window.__bench = {
     received: () => received,
     /** WebGL contexts neither lost nor left on a canvas out of the page. */
@@ -173,12 +176,70 @@ async function observed(page, cdp, run) {
   const seconds = (Date.now() - started) / 1000;
   const after = await metric();
   const bytes = (await page.evaluate(() => window.__bench.received())) - bytesBefore;
+  const pacer = await page.evaluate(() => window.__ideaPacer?.());
+  if (pacer) console.log(`pacer: budget ${(pacer.budget / 1024).toFixed(0)} KiB, ${pacer.slots} terminals a frame, gap ${pacer.gapMs.toFixed(0)} ms, ${pacer.waiting} waiting, ${pacer.skips} skips so far`);
   return {
     result,
     busy: (after.TaskDuration - before.TaskDuration) / seconds,
     mbps: bytes / seconds / 1e6,
     contexts: await page.evaluate(() => window.__bench.liveContexts()),
   };
+}
+
+/** `run()` under the page's sampling profiler; prints the functions with the most self time. */
+async function profiled(cdp, run) {
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  const result = await run();
+  const { profile } = await cdp.send("Profiler.stop");
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const key = `${functionName || "(anonymous)"} ${url.split("/").pop()}:${lineNumber + 1}`;
+    const delta = profile.timeDeltas[i] ?? 0;
+    self.set(key, (self.get(key) ?? 0) + delta);
+    total += delta;
+  });
+  console.log(`profile of the flooding phase: ${(total / 1000).toFixed(0)} ms sampled; self time by function:`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  }
+  return result;
+}
+
+/** `run()` under Chromium's tracing; prints the main thread's time by kind of work (events
+ *  nested in others are counted in both). */
+async function traced(cdp, run) {
+  const events = [];
+  cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+  await cdp.send("Tracing.start", { categories: "devtools.timeline,blink,cc,gpu,v8", transferMode: "ReportEvents" });
+  const result = await run();
+  await cdp.send("Tracing.end");
+  await complete;
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur);
+  const span = (Math.max(...onMain.map((e) => e.ts + e.dur)) - Math.min(...onMain.map((e) => e.ts))) / 1000;
+  const byName = new Map();
+  for (const e of onMain) byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+  console.log(`trace of the flooding phase: ${span.toFixed(0)} ms of the renderer's main thread; time by event:`);
+  for (const [name, total] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`  ${((total / span) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  }
+  const calls = new Map();
+  for (const e of onMain.filter((e) => e.name === "FunctionCall")) {
+    const d = e.args?.data ?? {};
+    const key = `${d.functionName || "(anonymous)"} ${String(d.url ?? "").split("/").pop()}:${(d.lineNumber ?? 0) + 1}:${(d.columnNumber ?? 0) + 1}`;
+    calls.set(key, (calls.get(key) ?? 0) + e.dur / 1000);
+  }
+  console.log("  JavaScript entered from the event loop, by function:");
+  for (const [name, total] of [...calls].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    console.log(`  ${((total / span) * 100).toFixed(1).padStart(5)}%  ${name}`);
+  }
+  return result;
 }
 
 /** The server's resident memory and its terminals' threads (named `pty…`). */
@@ -213,6 +274,9 @@ async function interrupt(page, sessions, prompt) {
         const timer = setInterval(() => done() && clearInterval(timer), 5);
         setTimeout(() => {
           clearInterval(timer);
+          const buffer = term.buffer.active;
+          const line = buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(false) ?? "";
+          console.log(`not at the prompt: ${id} cursor ${buffer.cursorX} line ${JSON.stringify(line)} ${JSON.stringify(window.__ideaTerminalState?.(id))}`);
           resolve(Infinity);
         }, 60000);
       });
@@ -232,6 +296,7 @@ async function main() {
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.text().startsWith("not at the prompt") && console.log(message.text()));
     await page.goto(server.url);
     await page.locator('[data-testid="picker"]').waitFor();
     const cdp = await context.newCDPSession(page);
@@ -258,11 +323,12 @@ async function main() {
     const load = (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" ");
     console.log(`many-agents: ${CELLS} shell cells at 1440x900, ${args.renderer} renderer, ${KEYS} keys per phase; load average ${load}`);
 
-    const quiet = await observed(page, cdp, () => measureEcho(page, idle, KEYS, prompt));
+    const quiet = await observed(page, cdp, () => (args.trace ? traced(cdp, () => measureEcho(page, idle, KEYS, prompt)) : measureEcho(page, idle, KEYS, prompt)));
 
     for (const id of flooders) await rpc(page, "writeTerminal", { sessionId: id, data: FLOOD });
     await page.waitForTimeout(3000);
-    const flooding = await observed(page, cdp, () => measureEcho(page, idle, KEYS, prompt));
+    const echoes = () => measureEcho(page, idle, KEYS, prompt);
+    const flooding = await observed(page, cdp, () => (args.profile ? profiled(cdp, echoes) : args.trace ? traced(cdp, echoes) : echoes()));
     const floodUsage = await serverUsage(server.pid);
 
     const base = summary(quiet.result);

@@ -243,6 +243,7 @@ pub(crate) fn run(pump: &Pump, hub: &OutputHub) -> Option<ExitInfo> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use idea_domain::terminal::ReplayScope;
     use std::io;
     use std::thread;
 
@@ -268,7 +269,9 @@ mod tests {
         let sink_log = Arc::clone(&log);
         hub.attach(Box::new(move |bytes: &[u8]| {
             sink_log.lock().unwrap().push(bytes.len());
-        }));
+            }),
+            ReplayScope::Whole,
+        );
         (hub, log)
     }
 
@@ -447,7 +450,9 @@ mod tests {
         let sink_seen = Arc::clone(&seen);
         hub.attach(Box::new(move |bytes: &[u8]| {
             sink_seen.lock().unwrap().extend_from_slice(bytes);
-        }));
+            }),
+            ReplayScope::Whole,
+        );
         let pump = Pump::new(BATCHING);
         read_loop(&data[..], &pump, &hub, 4096);
         drop(pump.exit_reporter());
