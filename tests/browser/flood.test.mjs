@@ -2,7 +2,9 @@
 // typing goes ahead of output that waits. A terminal in a hidden layout tab detaches and gives
 // its WebGL context back, and shown again it has what was printed meanwhile (the server's
 // replay); WebGL contexts never outnumber the terminals on screen; Ctrl+C in a flooding cell
-// brings back its prompt while the other cells keep flooding. Asserted on outcomes, not times.
+// brings back its prompt while the other cells keep flooding; a terminal that skips a backlog
+// shows its screen alone, and its whole scrollback once output pauses. Asserted on outcomes,
+// not times.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -74,6 +76,25 @@ describe("many agents at once", () => {
       return text.includes("before-42") && text.includes("while-42-hidden");
     }, "the replay lacks what was printed before or while hidden");
     assert.ok((await contexts(page)) <= (await shownTerminals(page)), "more WebGL contexts than terminals shown");
+  });
+
+  it("a skip shows the screen alone, and the scrollback comes back once output pauses", async () => {
+    const [, , third] = shells;
+    await rpc(page, "writeTerminal", { sessionId: third, data: "seq 1 300; echo SEQ-$((6*7))\r" });
+    await waitUntil(async () => (await terminalText(page, third))?.includes("\nSEQ-42"), "no output");
+    const lines = (id) => page.evaluate((sessionId) => window.__ideaTerminals[sessionId].buffer.active.length, id);
+    assert.ok((await lines(third)) > 300, "the scrollback lacks the output");
+
+    // What the pacer does for a terminal typed into far behind a flood.
+    await page.evaluate((id) => window.__ideaSkipTerminal(id), third);
+    await waitUntil(async () => (await state(page, third))?.thin === true && (await screen(page, third)).includes("SEQ-42"), "the skip did not show the screen");
+    assert.equal(await lines(third), await page.evaluate((id) => window.__ideaTerminals[id].rows, third), "a skip replayed scrollback");
+    assert.equal((await state(page, third)).skips, 1);
+
+    // Output pauses: the whole replay brings the scrollback back, once.
+    await waitUntil(async () => (await state(page, third))?.thin === false, "the skipped scrollback never came back");
+    await waitUntil(async () => (await lines(third)) > 300 && (await terminalText(page, third)).includes("\n1\n"), "the scrollback is not whole again");
+    assert.ok((await screen(page, third)).includes("SEQ-42"), "the screen changed on mending");
   });
 
   it("Ctrl+C in a flooding cell brings its prompt back while the others keep flooding", async () => {

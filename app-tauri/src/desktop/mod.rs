@@ -97,7 +97,14 @@ async fn attach_terminal(
     });
     let attaching = Arc::clone(&deps);
     let attachment = off_main(move || {
-        sessions::attach(&attaching, session_id, sink, size, replay.unwrap_or_default()).map_err(|e| e.to_wire())
+        sessions::attach(
+            &attaching,
+            session_id,
+            sink,
+            size,
+            replay.unwrap_or_default(),
+        )
+        .map_err(|e| e.to_wire())
     })
     .await?;
     state.attachments().record(&deps, session_id, attachment.id);

@@ -580,6 +580,8 @@ declare global {
     __ideaTerminalState?: (sessionId: string) => ReturnType<TerminalHandle["state"]> | null;
     __ideaWebglContexts?: () => number;
     __ideaPacer?: () => ReturnType<typeof pacer.stats> & { skips: number };
+    /** Skips a terminal's backlog as the pacer does for one far behind (e2e tests). */
+    __ideaSkipTerminal?: (sessionId: string) => void;
   }
 }
 
@@ -592,6 +594,7 @@ const exposeForTests = typeof navigator !== "undefined" && navigator.webdriver =
 if (exposeForTests) {
   window.__ideaTerminalState = (sessionId) => terminals.get(sessionId)?.state() ?? null;
   window.__ideaWebglContexts = webglContexts;
+  window.__ideaSkipTerminal = (sessionId) => terminals.get(sessionId)?.skip();
   window.__ideaPacer = () => ({ ...pacer.stats(), skips: [...terminals.values()].reduce((n, handle) => n + handle.skips, 0) });
 }
 

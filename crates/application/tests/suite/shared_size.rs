@@ -25,7 +25,14 @@ fn shell(w: &World) -> SessionId {
 }
 
 fn attach(w: &World, session: SessionId, size: TerminalSize) -> sessions::Attached {
-    sessions::attach(&w.deps, session, Box::new(|_| {}), Some(size), ReplayScope::Whole).unwrap()
+    sessions::attach(
+        &w.deps,
+        session,
+        Box::new(|_| {}),
+        Some(size),
+        ReplayScope::Whole,
+    )
+    .unwrap()
 }
 
 /// The `TerminalResized` events published since the last call.

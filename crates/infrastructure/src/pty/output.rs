@@ -253,7 +253,10 @@ mod tests {
     #[test]
     fn a_panicking_sink_is_detached_and_others_keep_receiving() {
         let hub = hub(100, 10);
-        hub.attach(Box::new(|_: &[u8]| panic!("client bug")), ReplayScope::Whole);
+        hub.attach(
+            Box::new(|_: &[u8]| panic!("client bug")),
+            ReplayScope::Whole,
+        );
         let (sink, seen) = collector();
         hub.attach(sink, ReplayScope::Whole);
         hub.publish(b"one ");

@@ -267,8 +267,9 @@ mod tests {
         let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
         let log = Arc::new(Mutex::new(Vec::new()));
         let sink_log = Arc::clone(&log);
-        hub.attach(Box::new(move |bytes: &[u8]| {
-            sink_log.lock().unwrap().push(bytes.len());
+        hub.attach(
+            Box::new(move |bytes: &[u8]| {
+                sink_log.lock().unwrap().push(bytes.len());
             }),
             ReplayScope::Whole,
         );
@@ -448,8 +449,9 @@ mod tests {
         let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink_seen = Arc::clone(&seen);
-        hub.attach(Box::new(move |bytes: &[u8]| {
-            sink_seen.lock().unwrap().extend_from_slice(bytes);
+        hub.attach(
+            Box::new(move |bytes: &[u8]| {
+                sink_seen.lock().unwrap().extend_from_slice(bytes);
             }),
             ReplayScope::Whole,
         );

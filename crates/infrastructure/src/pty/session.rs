@@ -17,8 +17,8 @@ use super::writer::{Input, MasterFd};
 use super::{PtyConfig, lock, pty_size};
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
-    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, ReplayScope, TerminalSession, TerminalSize,
-    TerminalWatch,
+    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, ReplayScope, TerminalSession,
+    TerminalSize, TerminalWatch,
 };
 use portable_pty::{Child, ChildKiller, MasterPty};
 use std::fmt;

@@ -408,12 +408,7 @@ impl Client {
 
     /// Attaches in the connection's order, off the async thread (the replay is the terminal
     /// model written out, which waits for its parse to catch up): see [`super::attach`].
-    fn attach(
-        &self,
-        place: Place,
-        id: Option<Value>,
-        params: AttachTerminalParams,
-    ) {
+    fn attach(&self, place: Place, id: Option<Value>, params: AttachTerminalParams) {
         let session = params.session_id;
         let attach = Attach {
             deps: Arc::clone(&self.shared.project.deps),

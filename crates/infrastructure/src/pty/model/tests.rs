@@ -170,7 +170,9 @@ fn screen_rows(model: &ScreenModel) -> Vec<Vec<Cell>> {
     (0..grid.screen_lines())
         .map(|line| {
             let row = &grid[Line(i32::try_from(line).unwrap())];
-            (0..grid.columns()).map(|c| row[Column(c)].clone()).collect()
+            (0..grid.columns())
+                .map(|c| row[Column(c)].clone())
+                .collect()
         })
         .collect()
 }
@@ -179,10 +181,17 @@ fn screen_rows(model: &ScreenModel) -> Vec<Vec<Cell>> {
 fn the_screen_replay_rebuilds_the_screen_and_cursor_without_the_scrollback() {
     let mut m = model(10, 40);
     m.feed(&busy_output());
-    assert!(m.term.grid().history_size() > 0, "the test needs scrollback");
+    assert!(
+        m.term.grid().history_size() > 0,
+        "the test needs scrollback"
+    );
     let whole = m.replay().len();
     let replay = m.replay_screen();
-    assert!(replay.len() * 3 < whole, "{} of {whole} bytes", replay.len());
+    assert!(
+        replay.len() * 3 < whole,
+        "{} of {whole} bytes",
+        replay.len()
+    );
     let mut copy = ScreenModel::new(m.size(), m.scrollback_lines);
     copy.feed(&replay);
     assert_eq!(copy.term.grid().history_size(), 0, "no scrollback replayed");
@@ -205,7 +214,11 @@ fn the_screen_replay_of_a_full_screen_program_keeps_both_screens_without_scrollb
     assert!(copy.term.mode().contains(TermMode::ALT_SCREEN));
     copy.feed(b"\x1b[?1049l");
     m.feed(b"\x1b[?1049l");
-    assert_eq!(screen_rows(&copy), screen_rows(&m), "the main screen under it");
+    assert_eq!(
+        screen_rows(&copy),
+        screen_rows(&m),
+        "the main screen under it"
+    );
 }
 
 #[test]
