@@ -784,3 +784,70 @@ async fn flood_answer(flood: &mut Rpc) -> Value {
     assert!(answer.get("error").is_none(), "{answer}");
     answer
 }
+
+/// Issue 18 (many agents): a client far behind a flood skips to the terminal's screen. Its
+/// attach with `replay: "screen"` draws what the screen shows now and none of the scrollback
+/// (a few KiB where the whole replay would carry every line kept), then live output follows.
+#[tokio::test]
+async fn an_attach_for_the_screen_alone_replays_no_scrollback() {
+    let served = serve();
+    let port = served.port;
+    let mut rpc = Rpc::new(connect(port, Some(TOKEN), &[]).await.unwrap());
+    let (_, session) = open_shell(&mut rpc).await;
+    let session_id = session["sessionId"].as_str().unwrap().to_owned();
+    let sid = uuid_bytes(&session_id);
+    rpc.ok("attachTerminal", json!({"sessionId": session_id}))
+        .await;
+    rpc.type_text(
+        sid,
+        "i=0; while [ $i -lt 300 ]; do echo old-line-$i; i=$((i+1)); done; echo FLOOD-DONE\r",
+    )
+    .await;
+    rpc.output_until(sid, "FLOOD-DONE", 2).await;
+
+    let origin = format!("http://localhost:{port}");
+    let replay_of = |scope: Option<&'static str>| {
+        let (session_id, origin) = (session_id.clone(), origin.clone());
+        async move {
+            let ws = connect(port, Some(TOKEN), &[("origin", &origin)])
+                .await
+                .unwrap();
+            let mut client = Rpc::new(ws);
+            let mut params = json!({"sessionId": session_id, "size": {"rows": 24, "cols": 80}});
+            if let Some(scope) = scope {
+                params["replay"] = json!(scope);
+            }
+            client.ok("attachTerminal", params).await;
+            client.output_until(sid, "FLOOD-DONE", 1).await
+        }
+    };
+    let whole = replay_of(None).await;
+    let screen = replay_of(Some("screen")).await;
+    assert!(
+        whole.contains("old-line-0\r\n"),
+        "the whole replay keeps the scrollback"
+    );
+    assert!(
+        !screen.contains("old-line-0\r\n"),
+        "scrollback in the screen replay: {screen:?}"
+    );
+    assert!(
+        screen.contains("old-line-299"),
+        "the screen's last lines: {screen:?}"
+    );
+    assert!(
+        screen.len() * 4 < whole.len(),
+        "{} against {} bytes",
+        screen.len(),
+        whole.len()
+    );
+
+    // An unknown scope is refused by name.
+    let bad = rpc
+        .call(
+            "attachTerminal",
+            json!({"sessionId": session_id, "replay": "everything"}),
+        )
+        .await;
+    assert_eq!(bad["error"]["data"]["code"], "INVALID_PARAMS", "{bad}");
+}

@@ -80,6 +80,8 @@ export async function startServer(reuse = null, { profiles = null } = {}) {
     root,
     projectDir,
     userDir,
+    /** The server's process id (benchmarks read its memory and threads from /proc). */
+    pid: child.pid,
     stderr: () => stderr,
     /** Stops the server (SIGTERM, as a user's Ctrl+C); the project stays for a restart. */
     async kill() {

@@ -35,9 +35,13 @@ describe("one size for a terminal two clients show", () => {
   it("the phone follows until its user types, and the desktop gets its size back", async () => {
     await desktop.locator('[data-testid="picker-shell"]').first().click();
     const sessionId = await waitUntil(async () => (await cells(desktop))[0]?.sessionId, "no shell session");
+    // Fitted, and settled: on a busy machine the layout may still grow the cell after the
+    // first fit (the size sampled then is not the one the PTY ends up with).
     const desktopSize = await waitUntil(async () => {
       const size = await termSize(desktop, sessionId);
-      return size && size.cols > 100 ? size : null;
+      await desktop.waitForTimeout(500);
+      const again = await termSize(desktop, sessionId);
+      return size && size.cols > 100 && size.cols === again?.cols && size.rows === again.rows ? size : null;
     }, "the desktop terminal was never fitted");
     assert.deepEqual(await ptySize(desktop, sessionId, "a"), desktopSize);
 

@@ -9,7 +9,7 @@ use crate::compose::open_project;
 use idea_application::Deps;
 use idea_application::{ErrorKind, WireError, sessions};
 use idea_domain::SessionId;
-use idea_domain::terminal::TerminalSize;
+use idea_domain::terminal::{ReplayScope, TerminalSize};
 use idea_infrastructure::filedrop::FileDrop;
 use idea_infrastructure::owner::OwnerError;
 use idea_server::api::{self, Attachments, params::AttachAnswer};
@@ -82,6 +82,7 @@ async fn attach_terminal(
     // Decoded here rather than by Tauri so that a size out of bounds answers `INVALID_PARAMS`
     // with the bound's message, as it does on every other transport.
     size: Option<serde_json::Value>,
+    replay: Option<ReplayScope>,
     on_output: Channel<InvokeResponseBody>,
 ) -> Result<AttachAnswer, WireError> {
     let size = size
@@ -96,7 +97,14 @@ async fn attach_terminal(
     });
     let attaching = Arc::clone(&deps);
     let attachment = off_main(move || {
-        sessions::attach(&attaching, session_id, sink, size).map_err(|e| e.to_wire())
+        sessions::attach(
+            &attaching,
+            session_id,
+            sink,
+            size,
+            replay.unwrap_or_default(),
+        )
+        .map_err(|e| e.to_wire())
     })
     .await?;
     state.attachments().record(&deps, session_id, attachment.id);

@@ -5,7 +5,7 @@ use idea_domain::agent_state::HookEvent;
 use idea_domain::layout::{Direction, Side};
 use idea_domain::permissions::RuleKind;
 use idea_domain::ports::ProfileProblem;
-use idea_domain::terminal::{SharedSize, TerminalSize};
+use idea_domain::terminal::{ReplayScope, SharedSize, TerminalSize};
 use idea_domain::{
     AgentId, AgentProfile, CellRef, LayoutId, NodeId, ProfileId, RequestId, SessionId,
 };
@@ -120,6 +120,11 @@ params! {
         #[serde(default)]
         #[cfg_attr(feature = "ts", ts(optional))]
         pub size: Option<TerminalSize>,
+        /// What the replay draws: the whole terminal (the default), or its screen alone for
+        /// a client that skips a backlog it fell behind on (docs/many-agents.md).
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional, as = "Option<ReplayScope>"))]
+        pub replay: ReplayScope,
     }
 
     pub struct SessionSizeParams {

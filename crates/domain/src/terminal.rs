@@ -198,6 +198,10 @@ pub trait TerminalSession: Send + Sync {
     /// resized to it first (its screen model too, even once the process has exited), so the
     /// replay is drawn for exactly the client's rows and columns.
     fn attach(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment;
+    /// [`TerminalSession::attach`], with a replay of the screen alone (no scrollback): for a
+    /// client that fell behind a flood and skips to what the terminal shows now, which costs
+    /// it a screen's worth of bytes instead of its backlog.
+    fn attach_screen(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment;
     fn detach(&self, attachment: u64);
     /// The client has processed `bytes` more bytes of output.
     fn ack(&self, attachment: u64, bytes: usize);
@@ -210,6 +214,18 @@ pub trait TerminalSession: Send + Sync {
     fn watch(&self, watch: TerminalWatch) {
         let _ = watch;
     }
+}
+
+/// What an attach replays before live output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub enum ReplayScope {
+    /// Scrollback and screen: a client showing the terminal anew.
+    #[default]
+    Whole,
+    /// The screen alone: a client that fell behind a flood and skips to what it shows now.
+    Screen,
 }
 
 /// Whether a session's process is still alive.

@@ -3,6 +3,12 @@
 // its DOM element. Each terminal is attached to its session's output once, writes it with flow
 // control (acknowledged after xterm has processed it) and sends keystrokes and size changes.
 //
+// Output nobody can see costs nothing (docs/many-agents.md): a terminal off screen (a hidden
+// layout tab, a zoomed-out cell, scrolled away) detaches after a moment and gives back its WebGL
+// context; shown again, it attaches anew and the server's replay draws its screen and
+// scrollback. Output is written at the display's pace (`pacer.ts`), a terminal just typed into
+// first.
+//
 // Several clients may show one session, which has one size (docs/terminal-path.md, "One size,
 // many clients"): the session has the leading client's size, and every other client draws
 // the terminal at that size inside its cell (scrolling, or with a margin) rather than at its
@@ -13,13 +19,15 @@ import { FitAddon } from "@xterm/addon-fit";
 import { SearchAddon } from "@xterm/addon-search";
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { WebLinksAddon } from "@xterm/addon-web-links";
-import { WebglAddon } from "@xterm/addon-webgl";
 import { Terminal } from "@xterm/xterm";
 import { attachTerminal, onEvent, sendInput, type TerminalAttachment } from "../api";
+import type { ReplayScope } from "../generated/ReplayScope";
 import type { SharedSize } from "../generated/SharedSize";
 import { SHARED_SIZE_MIN } from "../generated/TerminalSizeBounds";
 import { copyText, readText } from "./clipboard";
 import { withinBounds } from "./measure";
+import { pacer, type Paced } from "./pacer";
+import { acquireWebgl, holdsWebgl, releaseWebgl, webglContexts, type WebglUser } from "./webglSlots";
 import { TERMINAL_OPTIONS } from "./theme";
 
 /** Bytes acknowledged at once at most this often (or as soon as this many are pending). */
@@ -30,6 +38,12 @@ const FIT_REPORT_DELAY_MS = 80;
 const RESTORE_QUIET_MS = 250;
 /** Scroll back at the latest this long after the replay began (live output may never pause). */
 const RESTORE_LATEST_MS = 3000;
+/** A terminal off screen this long detaches (a quick tab switch there and back keeps it). */
+const HIDE_DELAY_MS = 1000;
+/** Full reset (RIS): written before a replay that replaces what the terminal shows. */
+const RESET = new Uint8Array([0x1b, 0x63]);
+/** A reset still owed this long after the answer (no replay came) is written alone. */
+const RESET_LATEST_MS = 100;
 
 type Size = { rows: number; cols: number };
 
@@ -41,7 +55,10 @@ export interface Sizing {
   borrowed: boolean;
 }
 
-export class TerminalHandle {
+/** After a skip, output quiet this long brings the whole replay (the scrollback) back. */
+const MEND_AFTER_MS = 2000;
+
+export class TerminalHandle implements Paced, WebglUser {
   readonly term: Terminal;
   readonly search: SearchAddon;
   private readonly fitAddon = new FitAddon();
@@ -56,7 +73,19 @@ export class TerminalHandle {
   /** The title the program set with OSC 0 or 2 (empty resets it). */
   private processTitle: string | null = null;
   private opened = false;
-  private webgl: WebglAddon | null = null;
+  /** On screen: mounted in a cell and intersecting the viewport. */
+  private isShown = false;
+  private visibility: IntersectionObserver | null = null;
+  private hideTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Attached once before: a new attach replaces the terminal's content with the replay. */
+  private everAttached = false;
+  /** The next output is a replay that replaces what the terminal shows: reset first. */
+  private resetOwed = false;
+  private resetTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Counts attachments, so a write of an earlier one is not acknowledged to a later one. */
+  private stream = 0;
+  /** Bytes at the front of what waits that this client wrote itself (never acknowledged). */
+  private ackExempt = 0;
   private pendingAck = 0;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private reportTimer: ReturnType<typeof setTimeout> | null = null;
@@ -75,6 +104,12 @@ export class TerminalHandle {
   private restoreDistance: number;
   private restoreTimer: ReturnType<typeof setTimeout> | null = null;
   private replayStartedAt = 0;
+  /** What the next attach replays: the screen alone when skipping a backlog. */
+  private nextReplay: ReplayScope = "whole";
+  /** Skipped output since the last whole replay: the scrollback misses it until a quiet
+   *  moment brings the whole replay back. */
+  private thin = false;
+  private mendTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly sessionId: string) {
     this.restoreDistance = rememberedDistance(sessionId);
@@ -122,23 +157,27 @@ export class TerminalHandle {
   private attach(): void {
     if (this.attachment || this.disposed) return;
     listenForSharedSizes();
+    if (this.everAttached) this.restartOutput();
+    this.everAttached = true;
+    if (this.nextReplay === "whole") this.thin = false;
     this.attachment = attachTerminal(this.sessionId, {
-      onBytes: (bytes) => this.write(bytes),
-      onRestart: () => {
-        // Re-attached after a reconnect: the server draws the terminal again from the start.
-        this.pendingAck = 0;
-        this.term.reset();
-        this.shared = null;
-        this.attachmentId = null;
-      },
+      onBytes: (bytes) => this.receive(bytes),
+      // Re-attached after a reconnect: the server draws the terminal again from the start.
+      onRestart: () => this.restartOutput(),
       size: () => {
         if (!this.fitted || !this.wanted) return null;
         // The attach tells the server this cell's size: no separate report of it.
         this.reported = this.wanted;
         return this.wanted;
       },
+      replay: () => {
+        const replay = this.nextReplay;
+        this.nextReplay = "whole";
+        return replay;
+      },
       onAttached: (answer) => {
         this.attachmentId = answer.attachment;
+        if (this.resetOwed) this.resetTimer ??= setTimeout(() => this.writeOwedReset(), RESET_LATEST_MS);
         this.applyShared(answer);
         this.scheduleFitReport(); // the cell may have changed while the attach was served
       },
@@ -152,15 +191,90 @@ export class TerminalHandle {
     if (!this.opened) {
       this.term.open(this.host);
       this.opened = true;
-      this.loadWebgl();
     }
     this.fit();
-    this.attach();
+    this.setShown(true);
+    this.visibility ??= new IntersectionObserver((entries) => {
+      const entry = entries.at(-1);
+      if (entry && this.host.isConnected) this.setShown(entry.isIntersecting);
+    });
+    this.visibility.observe(this.host);
   }
 
   /** Takes the terminal out of `container` if it is still there (it stays alive). */
   unmount(container: HTMLElement): void {
-    if (this.host.parentElement === container) container.removeChild(this.host);
+    if (this.host.parentElement !== container) return;
+    container.removeChild(this.host);
+    this.visibility?.unobserve(this.host);
+    this.setShown(false);
+  }
+
+  shown(): boolean {
+    return this.isShown && !this.disposed;
+  }
+
+  /** On screen: attached, with a WebGL context if one is free. Off screen: both let go soon. */
+  private setShown(shown: boolean): void {
+    this.isShown = shown;
+    if (this.disposed) return;
+    if (shown) {
+      if (this.hideTimer) clearTimeout(this.hideTimer);
+      this.hideTimer = null;
+      this.attach();
+      acquireWebgl(this);
+    } else {
+      this.hideTimer ??= setTimeout(() => this.hide(), HIDE_DELAY_MS);
+    }
+  }
+
+  /** Detaches from the output (the server keeps the screen for the replay) and frees WebGL. */
+  private hide(): void {
+    this.hideTimer = null;
+    if (this.isShown || this.disposed) return;
+    releaseWebgl(this);
+    if (!this.attachment) return;
+    // Shown again, the replay's scrollback comes back scrolled where the user left it.
+    if (this.restoreDistance === 0) this.restoreDistance = this.distanceFromBottom();
+    this.attachment.detach();
+    this.attachment = null;
+    this.attachmentId = null;
+    this.shared = null;
+    pacer.drop(this);
+  }
+
+  /**
+   * The pacer found this terminal behind a flood: what waits is stale. Attaches anew with a
+   * replay of the screen alone (a few KiB, where the backlog may be hundreds), so the terminal
+   * shows what the program shows now; its scrollback misses what was skipped until output
+   * pauses and the whole replay is drawn again (`mend`).
+   */
+  skip(): void {
+    if (!this.attachment || this.disposed) return;
+    this.attachment.detach();
+    this.attachment = null;
+    this.nextReplay = "screen";
+    this.thin = true;
+    this.skips++;
+    this.attach();
+  }
+
+  /** How many times the terminal skipped a backlog (tests and benchmarks read it). */
+  skips = 0;
+
+  /** Output paused after a skip: the whole replay brings the skipped scrollback back. */
+  private mend(): void {
+    this.mendTimer = null;
+    if (!this.thin || !this.attachment || this.disposed || pacer.queued(this) > 0) return;
+    this.thin = false;
+    if (this.restoreDistance === 0) this.restoreDistance = this.distanceFromBottom();
+    this.attachment.detach();
+    this.attachment = null;
+    this.attach();
+  }
+
+  /** Whether the terminal receives output now, and draws with WebGL (tests read these). */
+  state(): { attached: boolean; webgl: boolean; queued: number; skips: number; thin: boolean } {
+    return { attached: this.attachment !== null, webgl: holdsWebgl(this), queued: pacer.queued(this), skips: this.skips, thin: this.thin };
   }
 
   /**
@@ -216,6 +330,27 @@ export class TerminalHandle {
   private type(data: string | Uint8Array): void {
     if (!this.leading()) this.fitHere();
     sendInput(this.sessionId, data);
+    // What the program prints next (an echo, Ctrl+C's prompt) goes ahead of other terminals.
+    pacer.urge(this);
+  }
+
+  /** The output starts over with a replay: drop what waits and reset when the replay comes. */
+  private restartOutput(): void {
+    this.stream++;
+    pacer.drop(this);
+    this.pendingAck = 0;
+    this.ackExempt = 0;
+    this.resetOwed = true;
+    this.shared = null;
+    this.attachmentId = null;
+  }
+
+  private writeOwedReset(): void {
+    this.resetTimer = null;
+    if (!this.resetOwed || this.disposed) return;
+    this.resetOwed = false;
+    this.ackExempt += RESET.length;
+    pacer.push(this, RESET);
   }
 
   private resizeTo({ rows, cols }: Size): void {
@@ -279,9 +414,11 @@ export class TerminalHandle {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer, this.restoreTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.ackTimer, this.reportTimer, this.copyTimer, this.restoreTimer, this.hideTimer, this.resetTimer, this.mendTimer]) if (timer) clearTimeout(timer);
     this.attachment?.detach();
-    this.webgl?.dispose();
+    this.visibility?.disconnect();
+    releaseWebgl(this);
+    pacer.forget(this);
     this.term.dispose();
     this.host.remove();
   }
@@ -301,13 +438,39 @@ export class TerminalHandle {
     return "";
   }
 
-  private write(bytes: Uint8Array): void {
+  /** Output of the current attachment: written at the display's pace. */
+  private receive(bytes: Uint8Array): void {
     if (this.disposed) return;
     this.lastOutputAt = Date.now();
-    const length = bytes.length;
+    if (this.thin) {
+      if (this.mendTimer) clearTimeout(this.mendTimer);
+      this.mendTimer = setTimeout(() => this.mend(), MEND_AFTER_MS);
+    }
+    if (this.resetOwed) {
+      // The reset goes in the same write as the replay's first bytes: no blank frame between.
+      this.resetOwed = false;
+      const first = new Uint8Array(RESET.length + bytes.length);
+      first.set(RESET);
+      first.set(bytes, RESET.length);
+      this.ackExempt += RESET.length;
+      pacer.push(this, first);
+      return;
+    }
+    pacer.push(this, bytes);
+  }
+
+  /** The pacer's write: acknowledged once xterm has parsed it (flow control). */
+  write(bytes: Uint8Array, parsed: () => void): void {
+    const stream = this.stream;
+    // The reset this client wrote itself is at the front of the stream: not the server's bytes.
+    const exempt = Math.min(this.ackExempt, bytes.length);
+    this.ackExempt -= exempt;
+    const owed = bytes.length - exempt;
     this.term.write(bytes, () => {
+      parsed();
+      if (stream !== this.stream || this.disposed) return;
       if (this.restoreDistance > 0) this.restoreScrollSoon();
-      this.pendingAck += length;
+      this.pendingAck += owed;
       if (this.pendingAck >= ACK_EAGER_BYTES) this.flushAck();
       else this.ackTimer ??= setTimeout(() => this.flushAck(), ACK_DELAY_MS);
     });
@@ -354,24 +517,6 @@ export class TerminalHandle {
       this.reported = wanted;
       this.attachment.fit(wanted);
     }, FIT_REPORT_DELAY_MS);
-  }
-
-  // --- renderer ---------------------------------------------------------------------------
-
-  private loadWebgl(): void {
-    if (localStorage.getItem("idea.renderer") === "dom") return;
-    try {
-      const webgl = new WebglAddon();
-      webgl.onContextLoss(() => {
-        // WebKitGTK and GPU resets lose the context: fall back to the DOM renderer.
-        webgl.dispose();
-        if (this.webgl === webgl) this.webgl = null;
-      });
-      this.term.loadAddon(webgl);
-      this.webgl = webgl;
-    } catch {
-      this.webgl = null; // no WebGL2 here: the DOM renderer stays
-    }
   }
 
   // --- keys and clipboard -----------------------------------------------------------------
@@ -430,6 +575,13 @@ declare global {
   interface Window {
     /** Session id → xterm Terminal; set only under browser automation, for the e2e tests. */
     __ideaTerminals?: Record<string, Terminal>;
+    /** Whether a session's terminal is attached and draws with WebGL, and how many WebGL
+     * contexts terminals hold (browser automation only, for the e2e tests). */
+    __ideaTerminalState?: (sessionId: string) => ReturnType<TerminalHandle["state"]> | null;
+    __ideaWebglContexts?: () => number;
+    __ideaPacer?: () => ReturnType<typeof pacer.stats> & { skips: number };
+    /** Skips a terminal's backlog as the pacer does for one far behind (e2e tests). */
+    __ideaSkipTerminal?: (sessionId: string) => void;
   }
 }
 
@@ -439,6 +591,12 @@ if (typeof window !== "undefined") {
 }
 
 const exposeForTests = typeof navigator !== "undefined" && navigator.webdriver === true;
+if (exposeForTests) {
+  window.__ideaTerminalState = (sessionId) => terminals.get(sessionId)?.state() ?? null;
+  window.__ideaWebglContexts = webglContexts;
+  window.__ideaSkipTerminal = (sessionId) => terminals.get(sessionId)?.skip();
+  window.__ideaPacer = () => ({ ...pacer.stats(), skips: [...terminals.values()].reduce((n, handle) => n + handle.skips, 0) });
+}
 
 /** The session's terminal, created (and attached to the output) on first use. */
 export function terminalFor(sessionId: string): TerminalHandle {

@@ -67,7 +67,7 @@ export class TauriTransport implements Transport {
       const bytes = live ? toBytes(message) : null;
       if (bytes) sink.onBytes(bytes);
     });
-    invoke<AttachAnswer>("attach_terminal", { sessionId, size: sink.size(), onOutput: channel })
+    invoke<AttachAnswer>("attach_terminal", { sessionId, size: sink.size(), replay: sink.replay?.() ?? "whole", onOutput: channel })
       .then((answer) => {
         if (live) sink.onAttached(answer);
       })

@@ -2,6 +2,7 @@
 // talks to `api.ts`.
 
 import type { AttachAnswer } from "../generated/AttachAnswer";
+import type { ReplayScope } from "../generated/ReplayScope";
 import type { TerminalSize } from "../generated/TerminalSize";
 import type { DomainEvent, WireError } from "../types";
 import type { Notifier } from "./notifier";
@@ -25,6 +26,9 @@ export interface TerminalSink {
    * replay that follows is drawn at it). Called before the replay's first bytes.
    */
   onAttached(answer: AttachAnswer): void;
+  /** What the attach replays, read at each attach (a reconnect's too): the whole terminal
+   *  unless the sink is skipping a backlog to the screen. */
+  replay?(): ReplayScope;
 }
 
 /** A client's attachment to one session's output. */

@@ -22,6 +22,9 @@ interface Attached {
   acked: number;
   /** Whether output was ever received (a re-attach must then restart the terminal). */
   everReceived: boolean;
+  /** The current attach was answered. Frames before the answer belong to an attachment this
+   * one replaced on the same socket (the server sends the answer before the replay). */
+  answered: boolean;
 }
 
 /** The JSON-RPC codes of answers that carry no IdeA code (a frame the server could not read). */
@@ -97,7 +100,7 @@ export class WebSocketTransport implements Transport {
 
   attach(sessionId: string, sink: TerminalSink): TerminalAttachment {
     const key = sessionId.toLowerCase();
-    const entry: Attached = { sink, delivered: 0, acked: 0, everReceived: false };
+    const entry: Attached = { sink, delivered: 0, acked: 0, everReceived: false, answered: false };
     this.attached.set(key, entry);
     if (this.state === "open") this.sendAttach(key);
     return {
@@ -200,11 +203,15 @@ export class WebSocketTransport implements Transport {
     if (entry.everReceived) entry.sink.onRestart();
     entry.delivered = 0;
     entry.acked = 0;
+    entry.answered = false;
     const size = entry.sink.size();
-    this.request("attachTerminal", size ? { sessionId: key, size } : { sessionId: key })
+    const replay = entry.sink.replay?.() ?? "whole";
+    this.request("attachTerminal", { sessionId: key, ...(size ? { size } : {}), ...(replay === "whole" ? {} : { replay }) })
       .then((answer) => {
         // The answer comes before the replay's first frame (the server holds it back).
-        if (this.attached.get(key) === entry) entry.sink.onAttached(answer as AttachAnswer);
+        if (this.attached.get(key) !== entry) return;
+        entry.answered = true;
+        entry.sink.onAttached(answer as AttachAnswer);
       })
       .catch((error: ApiError) => {
       if (error.code === "DISCONNECTED") return; // re-attached on reconnect
@@ -219,7 +226,7 @@ export class WebSocketTransport implements Transport {
       if (data.byteLength < 16) return;
       const key = bytesToUuid(new Uint8Array(data, 0, 16));
       const entry = this.attached.get(key);
-      if (!entry) return;
+      if (!entry?.answered) return;
       const payload = new Uint8Array(data, 16);
       entry.delivered += payload.length;
       entry.everReceived = true;

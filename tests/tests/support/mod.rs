@@ -222,6 +222,7 @@ impl Screen {
             session,
             Box::new(move |b| sink.lock().unwrap().extend_from_slice(b)),
             None,
+            idea_domain::terminal::ReplayScope::Whole,
         )
         .unwrap();
         screen

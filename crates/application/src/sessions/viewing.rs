@@ -7,7 +7,7 @@ use super::control::{entry, live};
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::AppResult;
-use idea_domain::terminal::{OutputSink, SharedSize, TerminalSize, Viewers};
+use idea_domain::terminal::{OutputSink, ReplayScope, SharedSize, TerminalSize, Viewers};
 use idea_domain::{DomainEvent, SessionId};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -22,8 +22,9 @@ pub struct Attached {
 /// leads, the terminal is first resized to it (so the replay fits the client); otherwise the
 /// replay is drawn at the session's size, which the answer carries. The sink receives the
 /// replay (the terminal's scrollback and screen drawn anew) first, then live output, in
-/// order, with no gap and no duplicate. Works on exited sessions too, so their last output
-/// can still be read.
+/// order, with no gap and no duplicate. With [`ReplayScope::Screen`] the replay is the screen
+/// alone (a client skipping a backlog it fell behind on). Works on exited sessions too, so
+/// their last output can still be read.
 ///
 /// # Errors
 /// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `SESSION_NOT_FOUND`.
@@ -32,6 +33,7 @@ pub fn attach(
     id: SessionId,
     sink: OutputSink,
     size: Option<TerminalSize>,
+    scope: ReplayScope,
 ) -> AppResult<Attached> {
     let size = size.map(TerminalSize::checked).transpose()?;
     let entry = entry(deps, id)?;
@@ -47,17 +49,18 @@ pub fn attach(
     }));
     let sink: Arc<OutputSink> = Arc::new(sink);
     let (gate_in, sink_in) = (gate.clone(), sink.clone());
-    let attachment = terminal.attach(
-        Box::new(move |bytes: &[u8]| {
-            let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
-            if gate.open {
-                sink_in(bytes);
-            } else {
-                gate.pending.push(bytes.to_vec());
-            }
-        }),
-        Some(drawn),
-    );
+    let gated: OutputSink = Box::new(move |bytes: &[u8]| {
+        let mut gate = gate_in.lock().unwrap_or_else(PoisonError::into_inner);
+        if gate.open {
+            sink_in(bytes);
+        } else {
+            gate.pending.push(bytes.to_vec());
+        }
+    });
+    let attachment = match scope {
+        ReplayScope::Whole => terminal.attach(gated, Some(drawn)),
+        ReplayScope::Screen => terminal.attach_screen(gated, Some(drawn)),
+    };
     let shared = change_from(deps, &entry, Some(drawn), |v| {
         v.join(attachment.id, size, drawn)
     });

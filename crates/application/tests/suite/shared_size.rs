@@ -6,7 +6,7 @@
 use crate::suite::sessions::two_cells;
 use crate::support::{World, world};
 use idea_application::sessions;
-use idea_domain::terminal::{SharedSize, TerminalSize};
+use idea_domain::terminal::{ReplayScope, SharedSize, TerminalSize};
 use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::sync::Arc;
 
@@ -25,7 +25,14 @@ fn shell(w: &World) -> SessionId {
 }
 
 fn attach(w: &World, session: SessionId, size: TerminalSize) -> sessions::Attached {
-    sessions::attach(&w.deps, session, Box::new(|_| {}), Some(size)).unwrap()
+    sessions::attach(
+        &w.deps,
+        session,
+        Box::new(|_| {}),
+        Some(size),
+        ReplayScope::Whole,
+    )
+    .unwrap()
 }
 
 /// The `TerminalResized` events published since the last call.

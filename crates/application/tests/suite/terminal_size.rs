@@ -6,7 +6,7 @@ use crate::suite::sessions::{agent, two_cells};
 use crate::support::{World, world};
 use idea_application::sessions::{self, LaunchAgent};
 use idea_domain::CellRef;
-use idea_domain::terminal::{SHARED_MIN, SessionInfo, SessionStatus, TerminalSize};
+use idea_domain::terminal::{ReplayScope, SHARED_MIN, SessionInfo, SessionStatus, TerminalSize};
 
 const HUGE: TerminalSize = TerminalSize {
     rows: 65535,
@@ -82,13 +82,26 @@ fn a_resize_or_an_attach_out_of_bounds_leaves_the_terminal_as_it_was() {
     let session = shell(&w).session_id;
     for size in out_of_bounds() {
         assert_refused(sessions::resize(&w.deps, session, size), size);
-        let attached = sessions::attach(&w.deps, session, Box::new(|_| {}), Some(size));
+        let attached = sessions::attach(
+            &w.deps,
+            session,
+            Box::new(|_| {}),
+            Some(size),
+            ReplayScope::Whole,
+        );
         assert_refused(attached, size);
     }
     let terminal = w.terminals.sessions.lock().unwrap()[0].clone();
     assert!(terminal.resized.lock().unwrap().is_empty());
     sessions::resize(&w.deps, session, TerminalSize::MAX).unwrap();
-    sessions::attach(&w.deps, session, Box::new(|_| {}), Some(TerminalSize::MIN)).unwrap();
+    sessions::attach(
+        &w.deps,
+        session,
+        Box::new(|_| {}),
+        Some(TerminalSize::MIN),
+        ReplayScope::Whole,
+    )
+    .unwrap();
     // A client's cell smaller than the shared minimum gives the session the minimum.
     assert_eq!(
         *terminal.resized.lock().unwrap(),

@@ -122,6 +122,9 @@ impl TerminalSession for FakeSession {
             replay: Vec::new(),
         }
     }
+    fn attach_screen(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
+        self.attach(sink, size)
+    }
     fn detach(&self, _attachment: u64) {}
     fn ack(&self, _attachment: u64, _bytes: usize) {}
     fn kill(&self) {

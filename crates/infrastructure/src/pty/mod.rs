@@ -43,6 +43,7 @@ mod pump;
 mod session;
 #[cfg(target_os = "linux")]
 mod sweep;
+mod trim;
 mod watch;
 mod writer;
 

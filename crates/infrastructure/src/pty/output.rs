@@ -7,7 +7,7 @@ use super::fanout::{Fanout, SharedSink};
 use super::lock;
 use super::model::{ModelFeed, ScreenModel};
 use super::watch::ScreenWatch;
-use idea_domain::terminal::{Attachment, OutputSink, TerminalSize};
+use idea_domain::terminal::{Attachment, OutputSink, ReplayScope, TerminalSize};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -95,10 +95,13 @@ impl OutputHub {
     /// Registers `sink` and returns the model written out as the replay, atomically with
     /// respect to [`OutputHub::publish`]: every byte is either drawn by the replay or delivered
     /// to the sink. The replay counts as delivered and unacknowledged.
-    pub(crate) fn attach(&self, sink: OutputSink) -> Attachment {
+    pub(crate) fn attach(&self, sink: OutputSink, scope: ReplayScope) -> Attachment {
         let sink: SharedSink = sink.into();
         self.model.current(|model| {
-            let replay = model.replay();
+            let replay = match scope {
+                ReplayScope::Whole => model.replay(),
+                ReplayScope::Screen => model.replay_screen(),
+            };
             let id = lock(&self.state).fanout.attach(sink, replay.len());
             Attachment { id, replay }
         })
@@ -193,7 +196,7 @@ mod tests {
         let hub = hub(100, 10);
         hub.publish(b"before ");
         let (sink, seen) = collector();
-        let attachment = hub.attach(sink);
+        let attachment = hub.attach(sink, ReplayScope::Whole);
         hub.publish(b"after");
         assert_eq!(attachment.replay, shown(&[b"before "]));
         assert_eq!(*seen.lock().unwrap(), b"after");
@@ -220,7 +223,7 @@ mod tests {
             thread::yield_now();
         }
         let (sink, seen) = collector();
-        let attachment = hub.attach(sink);
+        let attachment = hub.attach(sink, ReplayScope::Whole);
         publisher.join().unwrap();
         let expected: String = (0..2_000u32).map(|i| format!("{i}\r\n")).collect();
         let live = seen.lock().unwrap().clone();
@@ -239,7 +242,7 @@ mod tests {
             let id = Arc::clone(&id);
             Box::new(move |bytes: &[u8]| hub.ack(id.load(Ordering::SeqCst), bytes.len()))
         };
-        id.store(hub.attach(sink).id, Ordering::SeqCst);
+        id.store(hub.attach(sink, ReplayScope::Whole).id, Ordering::SeqCst);
         hub.publish(&[b'x'; 50]);
         assert!(
             !hub.holds_back(),
@@ -250,9 +253,12 @@ mod tests {
     #[test]
     fn a_panicking_sink_is_detached_and_others_keep_receiving() {
         let hub = hub(100, 10);
-        hub.attach(Box::new(|_: &[u8]| panic!("client bug")));
+        hub.attach(
+            Box::new(|_: &[u8]| panic!("client bug")),
+            ReplayScope::Whole,
+        );
         let (sink, seen) = collector();
-        hub.attach(sink);
+        hub.attach(sink, ReplayScope::Whole);
         hub.publish(b"one ");
         hub.publish(b"two");
         assert_eq!(*seen.lock().unwrap(), b"one two");
@@ -262,7 +268,7 @@ mod tests {
     #[test]
     fn draining_ignores_backpressure() {
         let hub = hub(10, 5);
-        hub.attach(Box::new(|_: &[u8]| {}));
+        hub.attach(Box::new(|_: &[u8]| {}), ReplayScope::Whole);
         hub.publish(&[b'x'; 50]);
         assert!(hub.holds_back());
         hub.begin_drain();
@@ -273,7 +279,7 @@ mod tests {
     #[test]
     fn ack_wakes_a_paused_pump() {
         let hub = Arc::new(hub(10, 5));
-        let id = hub.attach(Box::new(|_: &[u8]| {})).id;
+        let id = hub.attach(Box::new(|_: &[u8]| {}), ReplayScope::Whole).id;
         hub.publish(&[b'x'; 50]);
         let waiter = {
             let hub = Arc::clone(&hub);

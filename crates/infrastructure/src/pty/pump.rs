@@ -243,6 +243,7 @@ pub(crate) fn run(pump: &Pump, hub: &OutputHub) -> Option<ExitInfo> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use idea_domain::terminal::ReplayScope;
     use std::io;
     use std::thread;
 
@@ -266,9 +267,12 @@ mod tests {
         let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
         let log = Arc::new(Mutex::new(Vec::new()));
         let sink_log = Arc::clone(&log);
-        hub.attach(Box::new(move |bytes: &[u8]| {
-            sink_log.lock().unwrap().push(bytes.len());
-        }));
+        hub.attach(
+            Box::new(move |bytes: &[u8]| {
+                sink_log.lock().unwrap().push(bytes.len());
+            }),
+            ReplayScope::Whole,
+        );
         (hub, log)
     }
 
@@ -445,9 +449,12 @@ mod tests {
         let hub = Arc::new(OutputHub::new(1 << 20, usize::MAX, 0));
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink_seen = Arc::clone(&seen);
-        hub.attach(Box::new(move |bytes: &[u8]| {
-            sink_seen.lock().unwrap().extend_from_slice(bytes);
-        }));
+        hub.attach(
+            Box::new(move |bytes: &[u8]| {
+                sink_seen.lock().unwrap().extend_from_slice(bytes);
+            }),
+            ReplayScope::Whole,
+        );
         let pump = Pump::new(BATCHING);
         read_loop(&data[..], &pump, &hub, 4096);
         drop(pump.exit_reporter());

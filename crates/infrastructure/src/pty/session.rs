@@ -17,8 +17,8 @@ use super::writer::{Input, MasterFd};
 use super::{PtyConfig, lock, pty_size};
 use idea_domain::ids::SessionId;
 use idea_domain::terminal::{
-    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, TerminalSession, TerminalSize,
-    TerminalWatch,
+    Attachment, ExitHandler, ExitInfo, OutputSink, PtyError, ReplayScope, TerminalSession,
+    TerminalSize, TerminalWatch,
 };
 use portable_pty::{Child, ChildKiller, MasterPty};
 use std::fmt;
@@ -282,6 +282,18 @@ impl PtySession {
     }
 }
 
+impl PtySession {
+    /// Resizes the terminal to an attaching client's size, if it gave one.
+    fn fit(&self, size: Option<TerminalSize>) {
+        if let Some(size) = size
+            && self.resize(size).is_err()
+        {
+            // Exited (or the PTY refused): the model still fits the replay to the client.
+            self.shared.output.resize(size);
+        }
+    }
+}
+
 impl TerminalSession for PtySession {
     fn id(&self) -> SessionId {
         self.shared.id
@@ -316,13 +328,13 @@ impl TerminalSession for PtySession {
     }
 
     fn attach(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
-        if let Some(size) = size
-            && self.resize(size).is_err()
-        {
-            // Exited (or the PTY refused): the model still fits the replay to the client.
-            self.shared.output.resize(size);
-        }
-        self.shared.output.attach(sink)
+        self.fit(size);
+        self.shared.output.attach(sink, ReplayScope::Whole)
+    }
+
+    fn attach_screen(&self, sink: OutputSink, size: Option<TerminalSize>) -> Attachment {
+        self.fit(size);
+        self.shared.output.attach(sink, ReplayScope::Screen)
     }
 
     fn detach(&self, attachment: u64) {

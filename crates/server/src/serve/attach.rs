@@ -13,7 +13,7 @@ use crate::rpc::{self, RpcError};
 use axum::extract::ws::{Message, Utf8Bytes};
 use idea_application::{Deps, sessions};
 use idea_domain::SessionId;
-use idea_domain::terminal::TerminalSize;
+use idea_domain::terminal::{ReplayScope, TerminalSize};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -92,6 +92,7 @@ pub(super) struct Attach {
     pub id: Option<Value>,
     pub session: SessionId,
     pub size: Option<TerminalSize>,
+    pub scope: ReplayScope,
 }
 
 impl Attach {
@@ -107,6 +108,7 @@ impl Attach {
             id,
             session,
             size,
+            scope,
         } = self;
         let Some(answering) = attaching.claim(session, turn, id, ticket) else {
             return;
@@ -118,7 +120,7 @@ impl Attach {
         let sink = output_sink(session, out.clone(), Arc::clone(&gate));
         // The sink gets the replay first, then live output (see `sessions::attach`); the gate
         // here only keeps all of it behind this call's answers.
-        let answer = match sessions::attach(&deps, session, sink, size) {
+        let answer = match sessions::attach(&deps, session, sink, size, scope) {
             Ok(attachment) => {
                 lock(&attachments).record(&deps, session, attachment.id);
                 serde_json::to_value(AttachAnswer {

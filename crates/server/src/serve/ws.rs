@@ -4,7 +4,7 @@
 use super::Shared;
 use super::attach::{Attach, Latest};
 use super::outbox::{Outbox, outbox};
-use crate::api::params::AckTerminalParams;
+use crate::api::params::{AckTerminalParams, AttachTerminalParams};
 use crate::api::{Attachments, CallOrder, Place, StreamRequest};
 use crate::rpc::{self, RpcError};
 use axum::body::Bytes;
@@ -14,7 +14,7 @@ use futures_util::{Sink, StreamExt};
 
 use idea_application::{AppResult, Deps, sessions};
 use idea_domain::SessionId;
-use idea_domain::terminal::{OutputSink, TerminalSize};
+use idea_domain::terminal::OutputSink;
 use serde_json::Value;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -372,7 +372,7 @@ impl Client {
             // Attach and detach are writes; an ack reads (see the method table).
             let place = self.order.admit(request.effect()).await;
             return match request {
-                StreamRequest::AttachTerminal(p) => self.attach(place, id, p.session_id, p.size),
+                StreamRequest::AttachTerminal(p) => self.attach(place, id, p),
                 StreamRequest::DetachTerminal(p) => self.detach(place, id, p.session_id),
                 StreamRequest::FocusTerminal(p) => self.in_order(place, id, move |deps, a| {
                     a.lead(deps, p.session_id);
@@ -408,13 +408,8 @@ impl Client {
 
     /// Attaches in the connection's order, off the async thread (the replay is the terminal
     /// model written out, which waits for its parse to catch up): see [`super::attach`].
-    fn attach(
-        &self,
-        place: Place,
-        id: Option<Value>,
-        session: SessionId,
-        size: Option<TerminalSize>,
-    ) {
+    fn attach(&self, place: Place, id: Option<Value>, params: AttachTerminalParams) {
+        let session = params.session_id;
         let attach = Attach {
             deps: Arc::clone(&self.shared.project.deps),
             out: self.out.clone(),
@@ -423,7 +418,8 @@ impl Client {
             turn: self.attaching.supersede(session),
             id,
             session,
-            size,
+            size: params.size,
+            scope: params.replay,
         };
         place.start(move |ticket| attach.serve(ticket));
     }

@@ -34,6 +34,9 @@ const MAX_GATHER: Duration = Duration::from_millis(250);
 /// The feeder parses at most about this much (or one run it fast-forwards) per hold of the
 /// model's lock.
 const STEP_BYTES: usize = 64 * 1024;
+/// Buffers grown past this by a burst are given back once it has been parsed: they had grown
+/// to megabytes per flooded session, and an idle session should be back near its idle size.
+const KEEP_CAPACITY: usize = 64 * 1024;
 
 /// The model, and bytes taken from the queue that it has not parsed yet: those the feeder is
 /// working through, and those it left for later (see [`ScreenModel::feed_deferring`]). They
@@ -200,6 +203,26 @@ impl ModelFeed {
                     break;
                 }
             }
+            if !more_coming && !deferred {
+                self.release_buffers();
+            }
+        }
+    }
+
+    /// The output paused and everything taken is parsed: frees what the burst grew.
+    fn release_buffers(&self) {
+        let mut model = lock(&self.model);
+        let mut queue = lock(&self.queue);
+        let Parsed { taken, parsed, .. } = &mut *model;
+        taken.drain(..*parsed);
+        *parsed = 0;
+        let grown = taken.capacity().max(queue.bytes.capacity()) > KEEP_CAPACITY;
+        taken.shrink_to(KEEP_CAPACITY);
+        queue.bytes.shrink_to(KEEP_CAPACITY);
+        drop(queue);
+        drop(model);
+        if grown {
+            crate::pty::trim::release_free_memory();
         }
     }
 
@@ -336,6 +359,39 @@ mod tests {
                 // An attach in the middle of the feeder's work.
                 feed.current(|_| ());
             }
+        }
+        assert_eq!(feed.current(ScreenModel::replay), expected.replay());
+        feed.close();
+    }
+
+    #[test]
+    fn the_buffers_a_flood_grew_are_given_back_once_it_is_parsed() {
+        let (feed, mut expected) = feed_and_expected(TerminalSize { rows: 24, cols: 80 });
+        publish(
+            &feed,
+            &mut expected,
+            "a line of a flood\r\n".repeat(300_000).as_bytes(),
+        );
+        publish(&feed, &mut expected, b"\x1b[31mthe end");
+        // Once the output has paused the feeder parses the rest and lets the buffers go.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let released = {
+                let model = lock(&feed.model);
+                let queue = lock(&feed.queue);
+                queue.bytes.is_empty()
+                    && model.unparsed().is_empty()
+                    && model.taken.capacity() <= KEEP_CAPACITY
+                    && queue.bytes.capacity() <= KEEP_CAPACITY
+            };
+            if released {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the buffers were kept"
+            );
+            std::thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(feed.current(ScreenModel::replay), expected.replay());
         feed.close();

@@ -204,6 +204,15 @@ impl ScreenModel {
             return Vec::new();
         }
         let title = super::lock(&self.titles.0).clone();
-        serialize::replay(&mut self.term, title.as_deref())
+        serialize::replay(&mut self.term, title.as_deref(), serialize::Scope::Whole)
+    }
+
+    /// [`ScreenModel::replay`] without the scrollback: what the screen shows now.
+    pub(crate) fn replay_screen(&mut self) -> Vec<u8> {
+        if self.blank {
+            return Vec::new();
+        }
+        let title = super::lock(&self.titles.0).clone();
+        serialize::replay(&mut self.term, title.as_deref(), serialize::Scope::Screen)
     }
 }

@@ -15,8 +15,18 @@ use std::io::Write;
 /// Tab stops the replay relies on: the default ones (a program's own are not kept).
 const TAB_WIDTH: usize = 8;
 
-/// The whole model, ready to be written into a fresh terminal of the model's size.
-pub(super) fn replay<T>(term: &mut Term<T>, title: Option<&str>) -> Vec<u8>
+/// How much of the model a replay draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// Scrollback and screen.
+    Whole,
+    /// The screen alone.
+    Screen,
+}
+
+/// The model (all of it, or its screen), ready to be written into a fresh terminal of the
+/// model's size.
+pub(super) fn replay<T>(term: &mut Term<T>, title: Option<&str>, scope: Scope) -> Vec<u8>
 where
     T: alacritty_terminal::event::EventListener,
 {
@@ -26,7 +36,7 @@ where
         // put the alternate screen back (swapping in clears it).
         let alternate = term.grid().clone();
         term.swap_alt();
-        out.grid(term.grid());
+        out.grid(term.grid(), scope);
         out.goto(
             term.grid().cursor.point.line,
             term.grid().cursor.point.column,
@@ -36,7 +46,7 @@ where
         out.reset_pen();
         out.bytes.extend_from_slice(b"\x1b[?1049h\x1b[H");
     }
-    out.grid(term.grid());
+    out.grid(term.grid(), scope);
     out.cursor(term.grid());
     out.bytes.extend(modes::sequences(term, title));
     out.bytes
@@ -73,11 +83,15 @@ fn is_blank(cell: &Cell) -> bool {
 }
 
 impl Writer {
-    /// Every row of `grid`, scrollback first, from the receiving terminal's top-left corner.
-    fn grid(&mut self, grid: &Grid<Cell>) {
-        let top = grid.topmost_line();
+    /// Every row of `grid` (scrollback first, unless `scope` is the screen alone), from the
+    /// receiving terminal's top-left corner.
+    fn grid(&mut self, grid: &Grid<Cell>, scope: Scope) {
+        let (top, scrolls) = match scope {
+            Scope::Whole => (grid.topmost_line(), grid.history_size() > 0),
+            Scope::Screen => (Line(0), false),
+        };
         let mut bottom = grid.bottommost_line();
-        if grid.history_size() == 0 {
+        if !scrolls {
             // No scrolling is needed to put the rows in place: stop at the last that matters.
             // (With scrollback every screen row is written, so the last lands at the bottom.)
             let cursor = grid.cursor.point.line;

@@ -164,6 +164,63 @@ fn the_replay_rebuilds_cells_attributes_wraps_scrollback_and_cursor() {
     assert_round_trip(&mut m);
 }
 
+/// The rows of the screen alone (no scrollback), cell by cell.
+fn screen_rows(model: &ScreenModel) -> Vec<Vec<Cell>> {
+    let grid = model.term.grid();
+    (0..grid.screen_lines())
+        .map(|line| {
+            let row = &grid[Line(i32::try_from(line).unwrap())];
+            (0..grid.columns())
+                .map(|c| row[Column(c)].clone())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_screen_replay_rebuilds_the_screen_and_cursor_without_the_scrollback() {
+    let mut m = model(10, 40);
+    m.feed(&busy_output());
+    assert!(
+        m.term.grid().history_size() > 0,
+        "the test needs scrollback"
+    );
+    let whole = m.replay().len();
+    let replay = m.replay_screen();
+    assert!(
+        replay.len() * 3 < whole,
+        "{} of {whole} bytes",
+        replay.len()
+    );
+    let mut copy = ScreenModel::new(m.size(), m.scrollback_lines);
+    copy.feed(&replay);
+    assert_eq!(copy.term.grid().history_size(), 0, "no scrollback replayed");
+    let (a, b) = (snapshot(&copy), snapshot(&m));
+    assert_eq!(screen_rows(&copy), screen_rows(&m));
+    assert_eq!(a.cursor, b.cursor, "cursor");
+    assert_eq!(a.template, b.template, "pen");
+    assert_eq!(a.mode, b.mode, "modes");
+    assert_eq!(a.title, b.title, "title");
+}
+
+#[test]
+fn the_screen_replay_of_a_full_screen_program_keeps_both_screens_without_scrollback() {
+    let mut m = model(6, 30);
+    m.feed(&busy_output());
+    m.feed(b"\x1b[?1049h\x1b[H\x1b[2Jeditor line one\r\n\x1b[7mstatus\x1b[0m");
+    let mut copy = ScreenModel::new(m.size(), m.scrollback_lines);
+    copy.feed(&m.replay_screen());
+    assert_eq!(screen_rows(&copy), screen_rows(&m), "the alternate screen");
+    assert!(copy.term.mode().contains(TermMode::ALT_SCREEN));
+    copy.feed(b"\x1b[?1049l");
+    m.feed(b"\x1b[?1049l");
+    assert_eq!(
+        screen_rows(&copy),
+        screen_rows(&m),
+        "the main screen under it"
+    );
+}
+
 #[test]
 fn a_wrapped_row_replays_as_one_line_the_receiver_wraps_itself() {
     let mut m = model(5, 10);
