@@ -306,6 +306,7 @@ fn what_cannot_be_set_up_starts_nothing_and_names_the_step() {
     plan.mounts = Some(idea_domain::sandbox::MountPlan {
         read_only: vec![w.project.join(".ideai")],
         writable: vec![],
+        private_caches: vec![],
     });
     fs::create_dir_all(w.project.join(".ideai")).unwrap();
     let out = w
@@ -332,6 +333,7 @@ fn what_cannot_be_set_up_starts_nothing_and_names_the_step() {
     plan.mounts = Some(idea_domain::sandbox::MountPlan {
         read_only: vec![w.project.join(".ideai"), w.project.join(".git/hooks")],
         writable: vec![],
+        private_caches: vec![],
     });
     let out = w.command(&w.plan_file(&plan), &touch).output().unwrap();
     assert_eq!(out.status.code(), Some(125), "{}", stderr(&out));
@@ -357,6 +359,7 @@ fn a_project_path_with_odd_characters_is_protected_all_the_same() {
     plan.mounts = Some(idea_domain::sandbox::MountPlan {
         read_only: vec![odd.join(".ideai")],
         writable: vec![odd.join(".ideai/run/me")],
+        private_caches: vec![],
     });
     let script = format!(
         "{T}cd \"$ODD\"\nt top touch new\nt state sh -c 'echo x > .ideai/agents.json'\n\
@@ -378,5 +381,69 @@ fn a_project_path_with_odd_characters_is_protected_all_the_same() {
     assert_eq!(
         fs::read_to_string(odd.join(".ideai/agents.json")).unwrap(),
         "{}"
+    );
+}
+
+/// Issue 19: under a plan, `cargo build` and `npm install` that download failed, as the user's
+/// package caches were read-only (granting them would let an agent plant code that the user's
+/// next build runs outside the sandbox). Each agent now writes an overlay of them: the user's
+/// cache reads as it is, the agent's writes land in its run dir, and the user's cache is never
+/// changed. A cache the user never made (here npm's) is made empty first.
+#[test]
+fn package_caches_are_written_privately_and_the_users_stay_as_they_were() {
+    if !landlock() || !namespaces() {
+        return;
+    }
+    let w = world();
+    project(&w, RULES);
+    let own = run_dir_of(&w, "gem");
+    let registry = w.home.join(".cargo/registry");
+    fs::create_dir_all(registry.join("src/crate-1.0")).unwrap();
+    fs::write(registry.join("src/crate-1.0/lib.rs"), "pub fn good() {}\n").unwrap();
+    fs::write(w.home.join(".cargo/config.toml"), "[build]\n").unwrap();
+    let script = format!(
+        "{T}t read_cache cat \"$HOME/.cargo/registry/src/crate-1.0/lib.rs\"\n\
+         t download sh -c 'mkdir -p \"$HOME/.cargo/registry/cache\" && echo crate > \"$HOME/.cargo/registry/cache/new.crate\"'\n\
+         t plant sh -c 'echo evil > \"$HOME/.cargo/registry/src/crate-1.0/lib.rs\"'\n\
+         t read_back grep -q evil \"$HOME/.cargo/registry/src/crate-1.0/lib.rs\"\n\
+         t npm_cache sh -c 'mkdir -p \"$HOME/.npm/_cacache\" && echo x > \"$HOME/.npm/_cacache/entry\"'\n\
+         t cargo_config sh -c 'echo x >> \"$HOME/.cargo/config.toml\"'\n"
+    );
+    let out = idea(
+        &w,
+        &["sandbox", "--agent", "gem", "--", "sh", "-c", &script],
+    );
+    let text = stdout(&out);
+    for line in [
+        "read_cache=ok",
+        "download=ok",
+        "plant=ok",
+        "read_back=ok",
+        "npm_cache=ok",
+        "cargo_config=refused",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "{line} expected:\n{text}{}",
+            stderr(&out)
+        );
+    }
+    // The user's cache is as it was; the agent's writes are in its run dir.
+    assert_eq!(
+        fs::read_to_string(registry.join("src/crate-1.0/lib.rs")).unwrap(),
+        "pub fn good() {}\n"
+    );
+    assert!(!registry.join("cache/new.crate").exists());
+    assert!(!w.home.join(".npm/_cacache/entry").exists());
+    let private = Path::new(&own).join("caches");
+    assert!(
+        private
+            .join("cargo-registry/upper/cache/new.crate")
+            .exists()
+    );
+    assert!(private.join("npm/upper/_cacache/entry").exists());
+    assert_eq!(
+        fs::read_to_string(w.home.join(".cargo/config.toml")).unwrap(),
+        "[build]\n"
     );
 }

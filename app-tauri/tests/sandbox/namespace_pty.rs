@@ -48,6 +48,7 @@ fn the_pid_exit_status_and_stop_sweep_are_as_without_namespaces() {
     plan.mounts = Some(MountPlan {
         read_only: vec![w.project.join(".ideai")],
         writable: vec![w.run_dir.clone()],
+        private_caches: vec![],
     });
     let pty = host(Some(PathBuf::from(IDEA)));
 

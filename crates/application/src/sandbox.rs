@@ -122,9 +122,11 @@ pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
         let read_only = std::iter::once(ideai)
             .chain(protected_git(deps, &rules, &root)?)
             .collect();
+        // No agent, so no run dir to keep a private cache in: the caches stay read-only.
         let mounts = MountPlan {
             read_only,
             writable: vec![],
+            private_caches: vec![],
         };
         (None, Some(mounts))
     } else {
@@ -173,6 +175,7 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
         denials: resolve(deps, rules)?,
         namespaces,
         git,
+        home: namespaces.then(|| env.cli.home.clone()),
     };
     let mut dirs = state.dirs;
     dirs.push(requests_dir);

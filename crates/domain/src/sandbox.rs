@@ -78,6 +78,21 @@ pub struct MountPlan {
     /// Also write roots; never writable when at or under a denied path.
     #[serde(default)]
     pub writable: Vec<PathBuf>,
+    /// The user's package caches the agent writes privately ([`agent::private_caches`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub private_caches: Vec<PrivateCache>,
+}
+
+/// A package cache of the user's (`~/.cargo/registry`, `~/.npm`…) that the agent reads as it
+/// is and writes privately: the helper mounts an overlay over `path` whose changes land in
+/// `private` (the agent's own folder), so a build or an install that downloads works, and
+/// nothing the agent writes there reaches the cache the user's own builds run code from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct PrivateCache {
+    pub path: PathBuf,
+    pub private: PathBuf,
 }
 
 /// Why a plan cannot be enforced as written.
@@ -106,6 +121,14 @@ impl SandboxPlan {
             ("mounts.readOnly", mounts.map_or(&empty, |m| &m.read_only)),
             ("mounts.writable", mounts.map_or(&empty, |m| &m.writable)),
         ];
+        let caches: Vec<PathBuf> = mounts
+            .iter()
+            .flat_map(|m| &m.private_caches)
+            .flat_map(|c| [c.path.clone(), c.private.clone()])
+            .collect();
+        let fields = fields
+            .into_iter()
+            .chain(std::iter::once(("mounts.privateCaches", &caches)));
         for (field, paths) in fields {
             for path in paths {
                 if !path.is_absolute() {
@@ -178,6 +201,7 @@ pub fn compile_plan(inputs: &SandboxInputs) -> SandboxPlan {
         mounts: inputs.mounts.as_ref().map(|m| MountPlan {
             read_only: normalised(m.read_only.iter().cloned()),
             writable: normalised(m.writable.iter().cloned()),
+            private_caches: m.private_caches.clone(),
         }),
     }
 }

@@ -2,7 +2,7 @@
 //! reach, and the places the agent and its CLI must write. Pure: the caller lists folders and
 //! expands globs on disk (`ports::SandboxHost`) and hands the results in.
 
-use super::{CliState, MountPlan, SandboxInputs, SandboxPlan, compile_plan};
+use super::{CliState, MountPlan, PrivateCache, SandboxInputs, SandboxPlan, compile_plan};
 use crate::permissions::{DeniedPath, PathAccess};
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,36 @@ pub struct AgentSandboxInputs {
     /// already left out. Only with `namespaces`: without, denying them would split `.git`
     /// and no commit could be made.
     pub git: Vec<PathBuf>,
+    /// The user's home: its package caches are written privately ([`private_caches`]). Only
+    /// with `namespaces` (an overlay needs a mount namespace).
+    pub home: Option<PathBuf>,
+}
+
+/// The package caches below the home that builds and installs write: cargo's downloaded
+/// crates and git checkouts, npm's cache, pip's.
+pub const PRIVATE_CACHES: &[(&str, &str)] = &[
+    (".cargo/registry", "cargo-registry"),
+    (".cargo/git", "cargo-git"),
+    (".npm", "npm"),
+    (".cache/pip", "pip"),
+];
+
+/// Where the agent's private copy of each cache lives: in its run dir, so it goes with the
+/// agent, and lies outside every cache. A cache at, under or above a denied path is left out
+/// (an overlay would show what the denial hides, or expose the denied cache itself).
+pub fn private_caches(home: &Path, run_dir: &Path, denied: &[PathBuf]) -> Vec<PrivateCache> {
+    PRIVATE_CACHES
+        .iter()
+        .map(|(relative, name)| PrivateCache {
+            path: home.join(relative),
+            private: run_dir.join("caches").join(name),
+        })
+        .filter(|cache| {
+            !denied
+                .iter()
+                .any(|d| d.starts_with(&cache.path) || cache.path.starts_with(d))
+        })
+        .collect()
 }
 
 /// The one path a denied path rule names when its glob has no wildcard (or it has no glob);
@@ -132,11 +162,23 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
         .chain(denied(PathAccess::Read))
         .collect();
     let (ideai, mounts) = if inputs.namespaces {
+        let denied_all: Vec<PathBuf> = inputs
+            .denials
+            .iter()
+            .flat_map(|d| d.paths.iter().cloned())
+            .chain(inputs.secrets.iter().cloned())
+            .chain(inputs.credentials.iter().cloned())
+            .collect();
         let mounts = MountPlan {
             read_only: std::iter::once(inputs.project_root.join(".ideai"))
                 .chain(inputs.git.iter().cloned())
                 .collect(),
             writable: vec![inputs.run_dir.clone(), inputs.requests_dir.clone()],
+            private_caches: inputs
+                .home
+                .as_deref()
+                .map(|home| private_caches(home, &inputs.run_dir, &denied_all))
+                .unwrap_or_default(),
         };
         (vec![], Some(mounts))
     } else {

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used)]
 use super::*;
 use crate::permissions::{PathAccess, PathContext, PermissionScope, PermissionSet};
+use crate::sandbox::agent::private_caches;
 use std::path::{Path, PathBuf};
 
 fn p(s: &str) -> PathBuf {
@@ -214,4 +215,24 @@ fn an_allow_rule_lifts_a_default_only_when_it_covers_the_path_whole() {
     assert!(set.allows_whole(PathAccess::Read, Path::new("/h/.ssh/id_ed25519")));
     // A bare `Read` allows every read the CLI asks about, but names no credential store.
     assert!(!set.allows_whole(PathAccess::Read, Path::new("/h/.aws")));
+}
+
+#[test]
+fn with_namespaces_the_package_caches_are_private_copies_in_the_run_dir() {
+    let mut with = inputs();
+    with.namespaces = true;
+    with.home = Some(p("/h"));
+    let caches = agent_plan(&with).mounts.unwrap().private_caches;
+    let npm = caches.iter().find(|c| c.path == p("/h/.npm")).unwrap();
+    assert!(npm.private.starts_with(&with.run_dir), "{npm:?}");
+    assert!(caches.iter().any(|c| c.path == p("/h/.cargo/registry")));
+    // Never the credential stores' folders, nor anything above or below a denied path.
+    let denied = [p("/h/.cargo/registry/secret"), p("/h/.cache")];
+    let left = private_caches(Path::new("/h"), Path::new("/w/run"), &denied);
+    assert!(!left.iter().any(|c| c.path == p("/h/.cargo/registry")));
+    assert!(!left.iter().any(|c| c.path == p("/h/.cache/pip")));
+    assert!(left.iter().any(|c| c.path == p("/h/.npm")));
+    // Without a home (the project's plan), or without namespaces: none.
+    with.home = None;
+    assert!(agent_plan(&with).mounts.unwrap().private_caches.is_empty());
 }

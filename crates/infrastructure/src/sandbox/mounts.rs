@@ -12,7 +12,7 @@
 
 use super::enforce::real_path;
 use super::{SandboxError, sys, userns};
-use idea_domain::sandbox::SandboxPlan;
+use idea_domain::sandbox::{PrivateCache, SandboxPlan};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
@@ -188,11 +188,36 @@ pub(super) fn isolate(plan: &SandboxPlan) -> Result<SandboxPlan, SandboxError> {
     }
     let targets = with_pins(covers);
     apply(&targets)?;
+    for cache in &mounts.private_caches {
+        match private_cache(cache) {
+            Ok(()) => landlock.write_roots.push(cache.path.clone()),
+            // A cache the kernel will not overlay (a file system without user extended
+            // attributes, say) stays read-only, as it was before private caches: builds that
+            // download fail there, and the user is told why.
+            Err(error) => eprintln!(
+                "idea sandbox: {} stays read-only (no private copy: {error})",
+                cache.path.display()
+            ),
+        }
+    }
     sys::drop_capabilities().map_err(|source| SandboxError::Namespace {
         step: "drop capabilities",
         source,
     })?;
     Ok(landlock)
+}
+
+/// Mounts an overlay over the user's cache whose writes land in the agent's private folder
+/// (made here, as the cache itself when missing: an overlay needs a folder to lie over).
+fn private_cache(cache: &PrivateCache) -> io::Result<()> {
+    std::fs::create_dir_all(&cache.path)?;
+    let (upper, work) = (cache.private.join("upper"), cache.private.join("work"));
+    std::fs::create_dir_all(&upper)?;
+    std::fs::create_dir_all(&work)?;
+    let lower = real_path(&cache.path);
+    let target = open_root(&lower).map_err(io::Error::other)?;
+    let mount = sys::overlay(&lower, &upper, &work)?;
+    sys::attach(mount.as_fd(), target.as_fd())
 }
 
 /// Each covered path (resolved): its write root, its path below it, its cover.

@@ -8,6 +8,7 @@ use std::ffi::{CStr, CString, OsStr};
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 // Kernel ABI constants (include/uapi/linux/mount.h, fcntl.h), stable since Linux 5.12.
 const OPEN_TREE_CLONE: libc::c_uint = 1;
@@ -22,6 +23,7 @@ const FSOPEN_CLOEXEC: libc::c_uint = 1;
 const FSMOUNT_CLOEXEC: libc::c_uint = 1;
 const FSCONFIG_SET_STRING: libc::c_uint = 1;
 const FSCONFIG_CMD_CREATE: libc::c_uint = 6;
+const FSCONFIG_SET_FLAG: libc::c_uint = 0;
 
 /// `struct mount_attr` (MOUNT_ATTR_SIZE_VER0).
 #[repr(C)]
@@ -204,6 +206,51 @@ pub(super) fn empty_tmpfs() -> io::Result<OwnedFd> {
     }))?;
     drop(file);
     Ok(mount)
+}
+
+/// A new, detached overlay of the folder `lower` whose changes land in `upper` (`work` is
+/// overlayfs's own scratch folder, on the same file system as `upper`). Its extended
+/// attributes go in the `user.` namespace, as in a user namespace they must.
+pub(super) fn overlay(lower: &Path, upper: &Path, work: &Path) -> io::Result<OwnedFd> {
+    // SAFETY: a valid C string; returns a new descriptor.
+    let fs =
+        owned(unsafe { libc::syscall(libc::SYS_fsopen, c"overlay".as_ptr(), FSOPEN_CLOEXEC) })?;
+    let set = |key: &CStr, value: Option<&CStr>| {
+        let (command, value) = match value {
+            Some(value) => (FSCONFIG_SET_STRING, value.as_ptr()),
+            None => (FSCONFIG_SET_FLAG, std::ptr::null()),
+        };
+        // SAFETY: a valid descriptor and C strings (or a null value for a flag).
+        check(unsafe {
+            libc::syscall(
+                libc::SYS_fsconfig,
+                fs.as_raw_fd(),
+                command,
+                key.as_ptr(),
+                value,
+                0,
+            )
+        })
+    };
+    let c_path = |path: &Path| CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other);
+    set(c"lowerdir", Some(&c_path(lower)?))?;
+    set(c"upperdir", Some(&c_path(upper)?))?;
+    set(c"workdir", Some(&c_path(work)?))?;
+    set(c"userxattr", None)?;
+    // SAFETY: a valid descriptor; no key or value for this command.
+    check(unsafe {
+        libc::syscall(
+            libc::SYS_fsconfig,
+            fs.as_raw_fd(),
+            FSCONFIG_CMD_CREATE,
+            std::ptr::null::<libc::c_char>(),
+            std::ptr::null::<libc::c_void>(),
+            0,
+        )
+    })?;
+    let attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    // SAFETY: a valid descriptor; returns a new descriptor.
+    owned(unsafe { libc::syscall(libc::SYS_fsmount, fs.as_raw_fd(), FSMOUNT_CLOEXEC, attrs) })
 }
 
 /// Gives up every capability for good: the ambient and bounding sets emptied, then the
