@@ -239,9 +239,6 @@ impl Rig {
             .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
     }
 
-    /// Types `text`, submits it, and waits for the model request that carries every one of
-    /// `needles`. A TUI still settling after a resume may drop the first Enter: it is sent
-    /// again, at most twice, while the request has not come.
     /// Waits until IdeA's log shows the `idea mcp-server` bridge of agent `agent_id` connected
     /// to the owner (the CLI started it from the configuration IdeA wrote).
     pub fn wait_bridge_connected(&self, agent_id: &str) {
@@ -270,14 +267,26 @@ impl Rig {
         }
     }
 
+    /// Types `text`, submits it, and waits for the model request that carries every one of
+    /// `needles`. A TUI still settling after a resume may drop the first Enter, or the keys
+    /// themselves: while the request has not come, the Enter is sent again if the text is on
+    /// screen and the text typed again if it is not, at most three times.
     pub fn ask(&mut self, session: &str, text: &str, needles: &[&str]) -> String {
         self.say(session, text);
-        for _ in 0..2 {
+        for _ in 0..3 {
             if let Some(line) = self.find_request(needles, Duration::from_secs(5)) {
                 return line;
             }
-            self.wire
-                .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
+            if self.wire.screen(session).contains(text) {
+                // Typed, and the Enter dropped: send it again.
+                self.wire
+                    .call("writeTerminal", json!({"sessionId": session, "data": "\r"}));
+            } else {
+                // Not on screen at all: a TUI that had drawn its prompt but did not read its
+                // input yet (Gemini CLI under load, just after a resume) lost the keys. Type
+                // them again, as a user who sees an empty prompt would.
+                self.say(session, text);
+            }
         }
         self.wait_request(session, needles)
     }
