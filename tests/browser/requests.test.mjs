@@ -2,8 +2,9 @@
 // (`fake-codex`, through the user's profiles.json), and the requests panel shows who asked
 // whom (names, never ids), the source, the state going running → done, a live duration, and
 // the question and answer on demand; the asked agent's cell shows "answering …" while it runs;
-// a slow ask is cancelled from the panel; the panel's Ask form asks from the UI. One server
-// and page, steps in order.
+// a slow ask is cancelled from the panel; an ask that hits a usage limit waits for its reset
+// and says until when; the panel's Ask form asks from the UI. One server and page, steps in
+// order.
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -14,13 +15,13 @@ import { builtinProfile, IDEA_BIN, launchBrowser, rpc, startServer, waitForConne
 const FAKE_CODEX = resolve(process.env.FAKE_CODEX ?? join(dirname(IDEA_BIN), "fake-codex"));
 
 /** The built-in `codex` profile running `fake-codex`, each turn taking `delayMs`. */
-function fakeCodex(codex, id, root, delayMs) {
+function fakeCodex(codex, id, root, delayMs, env = {}) {
   const profile = structuredClone(codex);
   profile.id = id;
   profile.name = id;
   profile.command = FAKE_CODEX;
   delete profile.home; // no CLI home to trust folders in: the fake keeps its state below
-  profile.env = { ...profile.env, FAKE_CLI_STATE: join(root, "fake-cli"), FAKE_CLI_DELAY_MS: String(delayMs) };
+  profile.env = { ...profile.env, FAKE_CLI_STATE: join(root, "fake-cli"), FAKE_CLI_DELAY_MS: String(delayMs), ...env };
   return profile;
 }
 
@@ -41,7 +42,9 @@ describe("requests", () => {
     if (!existsSync(FAKE_CODEX)) throw new Error(`${FAKE_CODEX} not found: build it with \`cargo build -p idea-e2e --bins\``);
     const codex = await builtinProfile("codex");
     server = await startServer(null, {
-      profiles: (root) => [fakeCodex(codex, "fake-codex", root, 4000), fakeCodex(codex, "fake-codex-slow", root, 120000)],
+      profiles: (root) => [fakeCodex(codex, "fake-codex", root, 4000), fakeCodex(codex, "fake-codex-slow", root, 120000),
+        fakeCodex(codex, "fake-codex-limit", root, 0, { FAKE_CLI_FAIL: "limit" }),
+      ],
     });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
@@ -53,6 +56,7 @@ describe("requests", () => {
     for (const [name, profileId] of [
       ["Reviewer", "fake-codex"],
       ["Sleeper", "fake-codex-slow"],
+      ["Capped", "fake-codex-limit"],
     ]) {
       agents[name] = (await rpc(page, "createAgent", { name, profileId })).agentId;
     }
@@ -136,6 +140,27 @@ describe("requests", () => {
     await line.locator('[data-testid="request-toggle"]').click();
     await line.locator('[data-testid="request-error"]').waitFor();
     assert.equal(await cancel.count(), 0);
+  });
+
+  it("an ask that hits a usage limit waits for the reset, says until when, and can be cancelled", async () => {
+    const answer = rpc(page, "askAgent", { requester: "user", target: agents.Capped, message: "over the limit" }).then(
+      () => "answered",
+      (error) => error.message,
+    );
+    const requestId = await requestWhere((r) => r.target === agents.Capped && r.state === "waitingForLimit", "the ask did not wait for the limit");
+    const record = (await rpc(page, "listRequests")).find((r) => r.requestId === requestId);
+    assert.ok(record.limitResetsAt * 1000 > Date.now(), `the reset is not ahead: ${record.limitResetsAt}`);
+    const line = row(requestId);
+    await line.and(page.locator('[data-state="waitingForLimit"]')).waitFor();
+    assert.equal(await line.locator('[data-testid="request-state"]').textContent(), "waiting for limit");
+    await line.locator('[data-testid="request-toggle"]').click();
+    assert.match(await line.locator('[data-testid="request-progress"]').textContent(), /^Waiting for Capped's usage limit \(resets .*\d\d.*\): asked again then\.$/);
+    const style = await line.locator('[data-testid="request-state"]').evaluate((el) => getComputedStyle(el).color);
+    const dim = await line.locator('[data-testid="request-duration"]').evaluate((el) => getComputedStyle(el).color);
+    assert.notEqual(style, dim, "the waiting state is not told apart");
+    await line.locator('[data-testid="request-cancel"]').click();
+    await line.and(page.locator('[data-state="cancelled"]')).waitFor({ timeout: 10000 });
+    assert.match(await answer, /CANCELLED/);
   });
 
   it("asks from the panel's Ask form", async () => {

@@ -76,6 +76,9 @@ pub enum RequestState {
     Queued,
     /// The agent's turn runs.
     Running,
+    /// The turn hit the provider's usage limit: it runs again once the limit resets
+    /// (`limitResetsAt`), and the agent's later requests wait behind it.
+    WaitingForLimit,
     /// Answered.
     Done,
     /// Ended without an answer (`error` says why).
@@ -126,6 +129,10 @@ pub struct RequestRecord {
     /// Why it did not end `done`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<RequestFailure>,
+    /// While `waitingForLimit`: when the limit resets (Unix seconds), the turn then runs again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub limit_resets_at: Option<u64>,
 }
 
 /// The answer to an ask.

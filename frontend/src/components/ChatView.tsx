@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useChat } from "../hooks/useChat";
 import { chatItems, type ChatItem } from "../state/chat";
+import { isActive, limitWait } from "../state/requests";
 import type { Agent } from "../types";
 
 function Item({ item }: { item: ChatItem }) {
@@ -71,9 +72,13 @@ export function ChatView({ agent, onClose }: { agent: Agent; onClose(): void }) 
             {chatItems(events.get(turn.requestId) ?? [], turn.answer ?? null).map((item, i) => (
               <Item key={i} item={item} />
             ))}
-            {(turn.state === "queued" || turn.state === "running") && (
-              <div className="chat-notice" role="status">
-                {turn.state === "queued" ? "waiting for its turn…" : `${agent.name} is answering…`}{" "}
+            {isActive(turn.state) && (
+              <div className="chat-notice" role="status" data-testid="chat-progress">
+                {turn.state === "queued"
+                  ? "waiting for its turn…"
+                  : turn.state === "waitingForLimit"
+                    ? `${limitWait(agent.name, turn.limitResetsAt)}: asked again then…`
+                    : `${agent.name} is answering…`}{" "}
                 <button type="button" className="link" data-testid="chat-cancel" onClick={() => void cancel(turn.requestId).catch(() => undefined)}>
                   Cancel
                 </button>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { describeFailure, isApiError } from "../api";
-import { durationMs, formatDuration, isActive, partyName, SOURCE_LABEL, type RequestRecord } from "../state/requests";
+import { durationMs, formatDuration, isActive, limitWait, partyName, SOURCE_LABEL, STATE_LABEL, type RequestRecord } from "../state/requests";
 import { useWorkspace } from "../state/workspace";
 import { AskForm } from "./AskForm";
 import { Icon } from "./Icon";
@@ -91,7 +91,7 @@ function RequestRow({ record, now, expanded, onToggle }: { record: RequestRecord
           {SOURCE_LABEL[record.source]}
         </span>
         <span className={`request-state state-${record.state}`} data-testid="request-state">
-          {record.state}
+          {STATE_LABEL[record.state]}
         </span>
         <span className="request-duration" data-testid="request-duration">
           {formatDuration(durationMs(record, now))}
@@ -115,7 +115,11 @@ function RequestRow({ record, now, expanded, onToggle }: { record: RequestRecord
               </pre>
             </>
           )}
-          {active && record.answer == null && <div className="muted">{record.state === "queued" ? "Waiting for its turn…" : "Answering…"}</div>}
+          {active && record.answer == null && (
+            <div className="muted" data-testid="request-progress">
+              {record.state === "queued" ? "Waiting for its turn…" : record.state === "waitingForLimit" ? `${capitalised(limitWait(to, record.limitResetsAt))}: asked again then.` : "Answering…"}
+            </div>
+          )}
         </div>
       )}
     </li>
@@ -133,3 +137,5 @@ function useNow(live: boolean): number {
   }, [live]);
   return now;
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

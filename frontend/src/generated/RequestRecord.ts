@@ -16,4 +16,8 @@ answer?: string | null,
 /**
  * Why it did not end `done`.
  */
-error?: RequestFailure | null, };
+error?: RequestFailure | null, 
+/**
+ * While `waitingForLimit`: when the limit resets (Unix seconds), the turn then runs again.
+ */
+limitResetsAt?: number | null, };

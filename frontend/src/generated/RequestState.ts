@@ -3,4 +3,4 @@
 /**
  * Where a request stands.
  */
-export type RequestState = "queued" | "running" | "done" | "failed" | "cancelled";
+export type RequestState = "queued" | "running" | "waitingForLimit" | "done" | "failed" | "cancelled";

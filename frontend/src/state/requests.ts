@@ -11,10 +11,32 @@ export type { RequestRecord, RequestSource, RequestState };
 /** How many requests the panel keeps (the backend's `listRequests` keeps as many). */
 export const MAX_REQUESTS = 200;
 
-const RANK: Record<RequestState, number> = { queued: 0, running: 1, done: 2, failed: 2, cancelled: 2 };
+// Running and waiting for a limit alternate (a turn waits, then runs again): the same rank, so
+// the view that arrived last wins between them.
+const RANK: Record<RequestState, number> = { queued: 0, running: 1, waitingForLimit: 1, done: 2, failed: 2, cancelled: 2 };
 
 export function isActive(state: RequestState): boolean {
-  return state === "queued" || state === "running";
+  return state === "queued" || state === "running" || state === "waitingForLimit";
+}
+
+/** A request's state as the panel says it. */
+export const STATE_LABEL: Record<RequestState, string> = {
+  queued: "queued",
+  running: "running",
+  waitingForLimit: "waiting for limit",
+  done: "done",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+/** "waiting for Ada's usage limit (resets 19:52)": what a request waiting for a reset says. */
+export function limitWait(agent: string, resetsAt: number | null | undefined): string {
+  if (resetsAt == null) return `waiting for ${agent}'s usage limit`;
+  const at = new Date(resetsAt * 1000);
+  const sameDay = at.toDateString() === new Date().toDateString();
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const when = sameDay ? time : `${at.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" })} ${time}`;
+  return `waiting for ${agent}'s usage limit (resets ${when})`;
 }
 
 /** The later of two views of one request: a state never goes back (an event that overtook a

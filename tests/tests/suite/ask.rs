@@ -2,8 +2,8 @@
 //! with the built-in profiles' JSON modes.
 
 use crate::support::{World, call_args, world};
+use idea_application::AppResult;
 use idea_application::orchestrator::{self, Ask};
-use idea_application::{AppResult, ErrorKind};
 use idea_domain::orchestrator::{AskAnswer, RequestSource, RequestState};
 use idea_domain::{Agent, DomainEvent};
 use serde_json::Value;
@@ -99,16 +99,42 @@ fn codex_resumes_the_thread_it_minted() {
 
 #[test]
 fn a_usage_limit_is_one_for_either_cli_and_a_429_is_not() {
-    let w = world();
+    let w = std::sync::Arc::new(world());
     for (name, profile) in [("Lim", "fake-claude-limit"), ("Cap", "fake-codex-limit")] {
         let agent = w.agent_of(name, profile);
-        let error = ask(&w, &agent, "hi", None).unwrap_err();
-        assert_eq!(error.code(), "USAGE_LIMIT", "{profile}: {error}");
-        let ErrorKind::UsageLimit { resets_at } = error.to_wire().kind else {
-            panic!("{profile}: {error}");
+        let asking = {
+            let (w, agent) = (std::sync::Arc::clone(&w), agent.clone());
+            std::thread::spawn(move || ask(&w, &agent, "hi", None))
         };
-        // Claude gives an epoch, Codex a local time ("7:49 PM"): both are put on the clock.
-        assert!(resets_at.is_some(), "{profile}: {error}");
+        // The request waits for the reset (the fakes' limits reset within a day): Claude gives
+        // an epoch, Codex a local time ("7:49 PM"), both put on the clock.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let waiting = loop {
+            let list = orchestrator::list(&w.deps);
+            if let Some(r) = list
+                .iter()
+                .find(|r| r.target == agent.agent_id && r.state == RequestState::WaitingForLimit)
+            {
+                break r.clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{profile}: never waiting: {list:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let resets_at = waiting.limit_resets_at.expect("a reset");
+        assert!(
+            resets_at > now && resets_at <= now + 24 * 3600,
+            "{profile}: {resets_at}"
+        );
+        orchestrator::cancel(&w.deps, waiting.request_id).unwrap();
+        let error = asking.join().unwrap().unwrap_err();
+        assert_eq!(error.code(), "CANCELLED", "{profile}: {error}");
     }
     // A transient 429 is an API failure: nothing waits for a reset.
     for (name, profile) in [("Busy", "fake-claude-429"), ("Full", "fake-codex-429")] {

@@ -15,8 +15,16 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long a turn may run unless the request says otherwise.
 pub const DEFAULT_TURN_TIMEOUT: Duration = Duration::from_secs(300);
-/// The longest a request may ask for, and the longest it waits for the agent's earlier ones.
+/// The longest a request may ask for, and the longest it waits for the agent's earlier ones
+/// (longer while the one ahead of it waits for a usage limit to reset).
 pub const MAX_WAIT: Duration = Duration::from_secs(600);
+/// A turn that hits a usage limit runs again after the reset, at most this many times...
+pub const LIMIT_RETRIES: u32 = 3;
+/// ...and only for a reset at most this far ahead (a weekly limit's included); a limit with
+/// no reset, or one further off, ends the request with `USAGE_LIMIT`.
+pub const LIMIT_WAIT_MAX_SECS: u64 = 8 * 24 * 3600;
+/// How often a wait for a reset looks at the clock (a cancel ends it at once).
+const LIMIT_POLL: Duration = Duration::from_millis(250);
 
 /// One request to an agent.
 #[derive(Debug, Clone)]
@@ -95,6 +103,7 @@ pub fn ask_then(deps: &Deps, ask: Ask, on_queued: impl FnOnce()) -> AppResult<As
         finished_at: None,
         answer: None,
         error: None,
+        limit_resets_at: None,
     };
     let queued = match deps.requests.enqueue(record.clone()) {
         Enqueued::Queued => true,
@@ -139,18 +148,22 @@ fn answer_in_turn(
     request_id: RequestId,
     profile: &idea_domain::AgentProfile,
 ) -> AppResult<AskAnswer> {
-    match deps
-        .requests
-        .wait_first(request_id, target.agent_id, MAX_WAIT)
-    {
-        Waited::First => {}
-        Waited::Cancelled => return Err(AppError::Cancelled),
-        Waited::TimedOut => {
-            return Err(AppError::TurnTimeout(format!(
-                "{} was still busy with earlier requests after {} s",
-                target.name,
-                MAX_WAIT.as_secs()
-            )));
+    loop {
+        match deps
+            .requests
+            .wait_first(request_id, target.agent_id, MAX_WAIT)
+        {
+            Waited::First => break,
+            Waited::Cancelled => return Err(AppError::Cancelled),
+            // The one ahead waits for a usage limit: so does this one, in its place.
+            Waited::TimedOut if deps.requests.front_waits_for_limit(target.agent_id) => {}
+            Waited::TimedOut => {
+                return Err(AppError::TurnTimeout(format!(
+                    "{} was still busy with earlier requests after {} s",
+                    target.name,
+                    MAX_WAIT.as_secs()
+                )));
+            }
         }
     }
     {
@@ -179,7 +192,48 @@ fn answer_in_turn(
         message: &ask.message,
         timeout,
     };
-    run_turn(deps, &turn)
+    let mut retries = 0;
+    loop {
+        let answer = run_turn(deps, &turn);
+        let resets_at = match &answer {
+            Err(AppError::UsageLimit {
+                resets_at: Some(at),
+                ..
+            }) if retries < LIMIT_RETRIES
+                && *at <= deps.clock.now().saturating_add(LIMIT_WAIT_MAX_SECS) =>
+            {
+                *at
+            }
+            _ => return answer,
+        };
+        retries += 1;
+        wait_for_reset(deps, request_id, resets_at)?;
+    }
+}
+
+/// A turn hit a usage limit that resets at `resets_at` (Unix seconds): the request says so,
+/// waits (keeping its place: the agent's later requests wait behind it), then runs again.
+///
+/// # Errors
+/// `CANCELLED` when the request is cancelled meanwhile.
+fn wait_for_reset(deps: &Deps, request_id: RequestId, resets_at: u64) -> AppResult<()> {
+    let set = |state: RequestState, at: Option<u64>| {
+        if let Some(request) = deps.requests.update(request_id, |r| {
+            r.state = state;
+            r.limit_resets_at = at;
+        }) {
+            deps.publish(DomainEvent::RequestChanged { request });
+        }
+    };
+    tracing::info!(request = %request_id, resets_at, "request waits for a usage limit to reset");
+    set(RequestState::WaitingForLimit, Some(resets_at));
+    while deps.clock.now() < resets_at {
+        if deps.requests.wait_cancelled(request_id, LIMIT_POLL) {
+            return Err(AppError::Cancelled);
+        }
+    }
+    set(RequestState::Running, None);
+    Ok(())
 }
 
 /// Records how the request ended and publishes it.

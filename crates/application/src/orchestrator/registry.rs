@@ -204,6 +204,36 @@ impl RequestRegistry {
         true
     }
 
+    /// Waits up to `limit` for `id` to be cancelled; whether it was.
+    pub(crate) fn wait_cancelled(&self, id: RequestId, limit: Duration) -> bool {
+        let (requests, _) = self
+            .inner
+            .1
+            .wait_timeout_while(self.lock(), limit, |r| !r.cancelled.contains(&id))
+            .unwrap_or_else(PoisonError::into_inner);
+        requests.cancelled.contains(&id)
+    }
+
+    /// Whether the request first in `target`'s line waits for a usage limit to reset (the
+    /// requests behind it then wait as long, in order).
+    pub(crate) fn front_waits_for_limit(&self, target: AgentId) -> bool {
+        let requests = self.lock();
+        let Some(front) = requests
+            .lines
+            .get(&target)
+            .and_then(VecDeque::front)
+            .copied()
+        else {
+            return false;
+        };
+        requests
+            .records
+            .iter()
+            .rev()
+            .find(|r| r.request_id == front)
+            .is_some_and(|r| r.state == RequestState::WaitingForLimit)
+    }
+
     pub(crate) fn is_cancelled(&self, id: RequestId) -> bool {
         self.lock().cancelled.contains(&id)
     }

@@ -7,10 +7,11 @@ use crate::support::{World, world};
 use idea_application::orchestrator::{self, Ask};
 use idea_application::{AppResult, ErrorKind};
 use idea_domain::orchestrator::{
-    AskAnswer, RequestOutcome, RequestSource, RequestState, Requester,
+    AskAnswer, RequestOutcome, RequestRecord, RequestSource, RequestState, Requester,
 };
 use idea_domain::turn::{MAX_PUBLISHED_EVENTS, TurnError, TurnEvent};
 use idea_domain::{Agent, ConversationId, DomainEvent, Party};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -326,26 +327,110 @@ fn a_cli_minting_its_ids_resumes_the_thread_it_reported() {
     assert_eq!(args[1], ["exec", "resume", "thread-0", "--", "two"]);
 }
 
-#[test]
-fn a_usage_limit_says_when_it_resets_and_a_refused_resume_starts_afresh() {
-    let w = world();
-    let ada = agent(&w, "Ada", "askable");
-    let first = ask(&w, &ada, "one").unwrap().engine_session_id.unwrap();
-    // An hour after the fake clock's start; the answer adds the margin IdeA waits past it.
-    *w.turns.fail.lock().unwrap() = Some(TurnError::UsageLimit {
+/// The limit of a turn, resetting an hour after the fake clock's start.
+fn five_hour_limit() -> TurnError {
+    TurnError::UsageLimit {
         resets_at: Some(1_796_086_800),
         reset_text: None,
         window: Some("5-hour".into()),
         needs_user: false,
         message: "limit".into(),
-    });
-    let limited = ask(&w, &ada, "two").unwrap_err();
-    assert_eq!(
-        limited.to_wire().kind,
-        ErrorKind::UsageLimit {
-            resets_at: Some(1_796_086_800 + idea_domain::limits::RESET_MARGIN_SECS)
+    }
+}
+
+/// The request of `message`, once it is in `state`.
+fn request_in(w: &World, message: &str, state: RequestState) -> RequestRecord {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = orchestrator::list(&w.deps);
+        if let Some(r) = list
+            .iter()
+            .find(|r| r.message == message && r.state == state)
+        {
+            return r.clone();
         }
+        assert!(
+            Instant::now() < deadline,
+            "{message} never {state:?}: {list:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn an_ask_that_hits_a_usage_limit_waits_for_the_reset_and_is_answered_then_in_order() {
+    let w = Arc::new(world());
+    let ada = agent(&w, "Ada", "askable");
+    ask(&w, &ada, "one").unwrap();
+    *w.turns.fail.lock().unwrap() = Some(five_hour_limit());
+    let asking = |message: &'static str| {
+        let (w, ada) = (Arc::clone(&w), ada.clone());
+        std::thread::spawn(move || ask(&w, &ada, message))
+    };
+    let limited = asking("two");
+    // Waiting, with the reset (plus the margin IdeA waits past it) for the UI to show.
+    let waiting = request_in(&w, "two", RequestState::WaitingForLimit);
+    assert_eq!(
+        waiting.limit_resets_at,
+        Some(1_796_086_800 + idea_domain::limits::RESET_MARGIN_SECS)
     );
+    // A later request waits behind it, in order, however long the wait.
+    let behind = asking("three");
+    request_in(&w, "three", RequestState::Queued);
+    *w.turns.fail.lock().unwrap() = None;
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!limited.is_finished(), "answered before the reset");
+    w.clock
+        .advance(3600 + idea_domain::limits::RESET_MARGIN_SECS);
+    assert_eq!(limited.join().unwrap().unwrap().text, "echo: two");
+    assert_eq!(behind.join().unwrap().unwrap().text, "echo: three");
+    let messages: Vec<String> = w
+        .turns
+        .ran()
+        .iter()
+        .map(|r| r.invocation.args.last().cloned().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        messages,
+        ["one", "two", "two", "three"],
+        "retried once, then the next"
+    );
+    let done = request_in(&w, "two", RequestState::Done);
+    assert_eq!(done.limit_resets_at, None);
+}
+
+#[test]
+fn a_request_waiting_for_a_reset_can_be_cancelled_and_one_without_a_reset_fails_at_once() {
+    let w = Arc::new(world());
+    let ada = agent(&w, "Ada", "askable");
+    *w.turns.fail.lock().unwrap() = Some(five_hour_limit());
+    let limited = {
+        let (w, ada) = (Arc::clone(&w), ada.clone());
+        std::thread::spawn(move || ask(&w, &ada, "two"))
+    };
+    let waiting = request_in(&w, "two", RequestState::WaitingForLimit);
+    assert!(orchestrator::cancel(&w.deps, waiting.request_id).is_ok());
+    assert_eq!(limited.join().unwrap().unwrap_err().code(), "CANCELLED");
+    // Out of credits: no reset to wait for.
+    *w.turns.fail.lock().unwrap() = Some(TurnError::UsageLimit {
+        resets_at: None,
+        reset_text: None,
+        window: None,
+        needs_user: true,
+        message: "out of credits".into(),
+    });
+    let failed = ask(&w, &ada, "three").unwrap_err();
+    assert_eq!(
+        failed.to_wire().kind,
+        ErrorKind::UsageLimit { resets_at: None }
+    );
+}
+
+#[test]
+fn a_refused_resume_starts_afresh() {
+    let w = world();
+    let ada = agent(&w, "Ada", "askable");
+    let first = ask(&w, &ada, "one").unwrap().engine_session_id.unwrap();
     *w.turns.fail.lock().unwrap() = Some(TurnError::Cli {
         message: format!("No conversation found with session ID: {first}"),
     });
