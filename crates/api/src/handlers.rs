@@ -67,6 +67,13 @@ pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
     agents::delete(deps, p.agent_id)
 }
 
+pub(crate) fn list_resumable_agents(
+    deps: &Deps,
+    (): (),
+) -> AppResult<Vec<idea_application::sessions::ResumableAgent>> {
+    sessions::list_resumable(deps)
+}
+
 pub(crate) fn list_resumes(deps: &Deps, (): ()) -> AppResult<Vec<ScheduledResume>> {
     resumes::list(deps)
 }
@@ -138,6 +145,7 @@ pub(crate) fn launch_agent(deps: &Deps, p: LaunchAgentParams) -> AppResult<Sessi
             agent_id: p.agent_id,
             cell: p.cell,
             size: p.size,
+            fresh: p.fresh,
         },
     )
 }

@@ -7,6 +7,7 @@ use crate::handlers as h;
 use crate::params::*;
 use idea_application::agents::templates::PersonaTemplate;
 use idea_application::permissions::PermissionsView;
+use idea_application::sessions::ResumableAgent;
 use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
@@ -116,6 +117,10 @@ methods! {
     /// Cancels a request: a queued one leaves its line, a running turn is killed.
     CancelRequest = "cancelRequest" Writes (RequestParams) -> (),
         errors [RequestNotFound] => h::cancel_request;
+    /// The cells whose agent can be resumed as the project opens: it was running when IdeA
+    /// last closed and is not live now (the resume prompt).
+    ListResumableAgents = "listResumableAgents" Reads (()) -> Vec<ResumableAgent>,
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_resumable_agents;
     /// The resumes scheduled after usage limits, soonest first (docs/usage-limits.md).
     ListResumes = "listResumes" Reads (()) -> Vec<ScheduledResume>,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_resumes;

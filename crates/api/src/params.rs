@@ -100,6 +100,10 @@ params! {
         pub agent_id: AgentId,
         #[serde(flatten)]
         pub size: TerminalSize,
+        /// A new conversation instead of resuming the cell's ("Start fresh").
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional, as = "Option<bool>"))]
+        pub fresh: bool,
     }
 
     pub struct OpenShellParams {

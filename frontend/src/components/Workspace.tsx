@@ -1,6 +1,7 @@
 import type { SessionInfo } from "../types";
 import { useAttention } from "../hooks/useAttention";
 import { NotifyOptIn } from "./NotifyOptIn";
+import { ResumePrompt } from "./ResumePrompt";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { usePanels } from "../hooks/usePanels";
 import { usePhoneLayout } from "../hooks/usePhoneLayout";
@@ -194,6 +195,7 @@ export function Workspace() {
           <section className="workspace">
             {layouts.layouts && <TabBar layouts={layouts.layouts} />}
             <NotifyOptIn optIn={notifications} />
+            <ResumePrompt epoch={connection.epoch} />
             {layouts.loadError && <ErrorNotice error={layouts.loadError} testId="layouts-error" />}
             {active ? (
               <LayoutView key={active.id} layout={active} zoomed={zoomed} phoneCell={phoneCell} />

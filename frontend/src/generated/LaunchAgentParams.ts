@@ -3,4 +3,8 @@ import type { AgentId } from "./AgentId";
 import type { LayoutId } from "./LayoutId";
 import type { NodeId } from "./NodeId";
 
-export type LaunchAgentParams = { agentId: AgentId, layoutId: LayoutId, nodeId: NodeId, rows: number, cols: number, };
+export type LaunchAgentParams = { agentId: AgentId, 
+/**
+ * A new conversation instead of resuming the cell's ("Start fresh").
+ */
+fresh?: boolean, layoutId: LayoutId, nodeId: NodeId, rows: number, cols: number, };

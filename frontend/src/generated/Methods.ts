@@ -26,6 +26,7 @@ import type { RenameLayoutParams } from "./RenameLayoutParams";
 import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
 import type { ResizeSplitParams } from "./ResizeSplitParams";
+import type { ResumableAgent } from "./ResumableAgent";
 import type { SavePermissionsParams } from "./SavePermissionsParams";
 import type { ScheduledResume } from "./ScheduledResume";
 import type { SessionInfo } from "./SessionInfo";
@@ -68,6 +69,7 @@ export interface Methods {
   askAgent: { params: AskAgentParams; result: AskAnswer; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "NOT_ASKABLE" | "INVALID_PROFILE" | "AGENT_BUSY" | "TURN_TIMEOUT" | "CANCELLED" | "USAGE_LIMIT" | "TURN_FAILED" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listRequests: { params: null; result: Array<RequestRecord>; errors: never };
   cancelRequest: { params: RequestParams; result: null; errors: "REQUEST_NOT_FOUND" };
+  listResumableAgents: { params: null; result: Array<ResumableAgent>; errors: "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listResumes: { params: null; result: Array<ScheduledResume>; errors: "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   cancelResume: { params: AgentParams; result: null; errors: "RESUME_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   resumeNow: { params: AgentParams; result: null; errors: "RESUME_NOT_FOUND" | "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "SESSION_EXITED" | "INPUT_FULL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };

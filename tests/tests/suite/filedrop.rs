@@ -113,6 +113,7 @@ fn an_agent_without_mcp_finds_the_door_in_its_convention_file() {
             agent_id: ada.agent_id,
             cell: idea_domain::CellRef::new(layout, cell),
             size: crate::support::SIZE,
+            fresh: false,
         },
     )
     .unwrap();

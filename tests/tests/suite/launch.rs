@@ -19,6 +19,7 @@ fn launch(
             agent_id: agent.agent_id,
             cell: CellRef::new(layout, node),
             size: SIZE,
+            fresh: false,
         },
     )
 }

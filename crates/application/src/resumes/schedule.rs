@@ -137,6 +137,7 @@ fn continue_agent(deps: &Deps, resume: &ScheduledResume) -> AppResult<()> {
             agent_id: resume.agent_id,
             cell: resume.cell,
             size,
+            fresh: false,
         },
     )?;
     tracing::info!(agent = %resume.agent_id, session = %launched.session_id,

@@ -72,6 +72,7 @@ pub fn restart(deps: &Deps, id: SessionId, size: TerminalSize) -> AppResult<Sess
                 agent_id,
                 cell,
                 size,
+                fresh: false,
             },
         ),
         None => open_shell(deps, cell, size),

@@ -11,7 +11,8 @@ use crate::prepare::{
 };
 use idea_domain::agent_state::{AgentState, ScreenDetector, StateSource};
 use idea_domain::invocation::{
-    InvocationInputs, STRIPPED_ENV, SessionPlan, agent_cwd, prepare_invocation,
+    InvocationInputs, STRIPPED_ENV, SessionFacts, SessionPlan, agent_cwd, plan_session,
+    prepare_invocation,
 };
 use idea_domain::layout::Layouts;
 use idea_domain::profile::AgentProfile;
@@ -26,6 +27,9 @@ pub struct LaunchAgent {
     pub agent_id: AgentId,
     pub cell: CellRef,
     pub size: TerminalSize,
+    /// Start a new conversation, whatever the cell and the pair remember ("Start fresh" in
+    /// the resume prompt); otherwise the cell's conversation is resumed where it can be.
+    pub fresh: bool,
 }
 
 /// LaunchAgent: starts `agent` in a cell, or returns its live session there.
@@ -55,6 +59,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         agent_id,
         cell,
         size,
+        fresh,
     } = request;
     let size = size.checked()?;
     let _launching = deps.sessions.lock_launch();
@@ -105,7 +110,13 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         .ok_or(idea_domain::layout::LayoutError::NodeNotFound(cell.node_id))?;
     let root = deps.store.root();
     let cwd = agent_cwd(&profile, &root, &run_dir);
-    let plan = plan_for_cell(deps, &profile, agent_id, &leaf, &cwd, previous.as_ref());
+    let plan = if fresh {
+        plan_session(&profile, SessionFacts::default(), || {
+            deps.ids.new_uuid().to_string()
+        })
+    } else {
+        plan_for_cell(deps, &profile, agent_id, &leaf, &cwd, previous.as_ref())
+    };
     let (plan_kind, engine_session) = match &plan {
         SessionPlan::Resume(id) => ("resume", Some(id.as_str())),
         SessionPlan::Assign(id) => ("assign", Some(id.as_str())),

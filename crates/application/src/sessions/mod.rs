@@ -5,6 +5,7 @@ mod control;
 mod launch;
 mod plan;
 mod registry;
+mod resumable;
 mod state;
 mod viewing;
 
@@ -13,5 +14,6 @@ pub use control::{
 };
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;
+pub use resumable::{ResumableAgent, list_resumable};
 pub use state::{QUIET_AFTER, report_hook};
 pub use viewing::{Attached, attach, detach, fit, lead, resize, shared_size};

@@ -50,6 +50,7 @@ pub(crate) fn launch(
             agent_id: agent.agent_id,
             cell: CellRef::new(layout, node),
             size: SIZE,
+            fresh: false,
         },
     )
 }
@@ -323,4 +324,54 @@ fn a_cell_closed_during_a_launch_takes_the_new_session_with_it() {
         .filter(|s| s.status == idea_domain::terminal::SessionStatus::Running)
         .collect();
     assert!(running.is_empty(), "a shell runs in no cell: {running:?}");
+}
+
+/// Issue 20, §2: the resume prompt offers the cells whose agent was running when IdeA closed,
+/// not one the user had stopped, never a live one; "start fresh" begins a new conversation
+/// where "resume" continues the cell's.
+#[test]
+fn the_resume_prompt_offers_what_was_running_and_start_fresh_begins_anew() {
+    let w = world();
+    let ada = agent(&w, "Ada", "fake");
+    let bob = agent(&w, "Bob", "fake");
+    let (layout, left, right) = two_cells(&w);
+    let first = launch(&w, &ada, layout, left).unwrap();
+    launch(&w, &bob, layout, right).unwrap();
+    w.terminals.sessions.lock().unwrap()[1].finish(0);
+    sessions::snapshot_running_agents(&w.deps).unwrap();
+    // Both still live here: nothing to offer.
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    let offered = sessions::list_resumable(&w.deps).unwrap();
+    let names: Vec<&str> = offered.iter().map(|r| r.agent_name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Ada"],
+        "Bob had exited before the close: {offered:?}"
+    );
+    assert!(offered[0].has_conversation);
+    assert_eq!(offered[0].cell, CellRef::new(layout, left));
+    assert!(offered[0].resumes_conversation);
+    assert!(offered[0].profile_name.is_some());
+
+    // Resumed: the cell's conversation; started fresh (here Bob, from his cell): a new one.
+    launch(&w, &ada, layout, left).unwrap();
+    let fresh = sessions::launch_agent(
+        &w.deps,
+        LaunchAgent {
+            agent_id: bob.agent_id,
+            cell: CellRef::new(layout, right),
+            size: SIZE,
+            fresh: true,
+        },
+    )
+    .unwrap();
+    let specs = w.terminals.spawned.lock().unwrap().clone();
+    assert_eq!(
+        specs[2].args,
+        ["--resume", first.engine_session_id.as_deref().unwrap()]
+    );
+    assert_ne!(specs[3].args.first().map(String::as_str), Some("--resume"));
+    assert!(fresh.engine_session_id.is_some());
+    // Live now: no longer offered.
+    assert!(sessions::list_resumable(&w.deps).unwrap().is_empty());
 }

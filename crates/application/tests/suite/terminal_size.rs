@@ -67,6 +67,7 @@ fn launching_an_agent_or_a_shell_out_of_bounds_spawns_nothing() {
             agent_id: ada.agent_id,
             cell,
             size,
+            fresh: false,
         };
         assert_refused(sessions::launch_agent(&w.deps, launch), size);
     }

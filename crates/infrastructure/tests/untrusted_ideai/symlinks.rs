@@ -38,6 +38,7 @@ fn launch(w: &World, agent: AgentId) -> idea_application::AppResult<()> {
             agent_id: agent,
             cell,
             size,
+            fresh: false,
         },
     )
     .map(|_| ())
