@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { fakeClaudeProfiles, launchBrowser, rpc, startServer, waitForConnection, waitUntil } from "./helpers.mjs";
+import { cells, fakeClaudeProfiles, launchBrowser, rpc, startServer, terminalText, waitForConnection, waitUntil } from "./helpers.mjs";
 
 /** The fake agent with Claude Code's session flags (it keeps its conversations in its home). */
 const profiles = (root) => fakeClaudeProfiles(root).map((p) => ({ ...p, session: { assignArgs: ["--session-id", "{id}"], resumeArgs: ["--resume", "{id}"] } }));
@@ -15,6 +15,7 @@ describe("resume prompt", () => {
   let browser;
   let page;
   const pageErrors = [];
+  let adaCell; // the node id of Ada's cell
 
   before(async () => {
     server = await startServer(null, { profiles });
@@ -34,6 +35,7 @@ describe("resume prompt", () => {
     const layouts = await rpc(page, "getLayouts");
     const layoutId = layouts.active;
     const root = layouts.layouts.find((l) => l.id === layoutId).tree.id;
+    adaCell = root;
     const second = await rpc(page, "splitCell", { layoutId, nodeId: root, direction: "horizontal" });
     const third = await rpc(page, "splitCell", { layoutId, nodeId: second, direction: "horizontal" });
     const before = {};
@@ -74,6 +76,27 @@ describe("resume prompt", () => {
     assert.equal(now[before.Ada.agentId].engineSessionId, before.Ada.engineSessionId, "Ada did not resume her conversation");
     assert.notEqual(now[before.Bob.agentId].engineSessionId, before.Bob.engineSessionId, "Bob did not start fresh");
     assert.equal(now[before.Cy.agentId], undefined, "Cy, stopped by the user, was started");
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it("compacts an idle agent's conversation with its CLI's own command, not a working one", async () => {
+    const ada = (await cells(page)).find((c) => c.nodeId === adaCell);
+    const cell = page.locator(`[data-testid="cell"][data-node-id="${ada.nodeId}"]`);
+    const compactItem = async () => {
+      const button = cell.locator('[data-testid="cell-compact"]');
+      if (await button.count()) return button;
+      await cell.locator('[data-testid="cell-more"]').click();
+      return cell.locator('[data-testid="cell-menu-item"][data-action="cell-compact"]');
+    };
+    // The fake agent answers a line, and its Stop hook makes it idle.
+    await cell.locator('[data-testid="terminal"]').click();
+    await page.keyboard.type("hello there\n");
+    await waitUntil(async () => (await rpc(page, "listSessions")).find((s) => s.sessionId === ada.sessionId)?.state === "idle", "the agent never went idle");
+    const item = await compactItem();
+    assert.equal(await item.isDisabled(), false, "Compact is not offered to an idle agent");
+    await item.click();
+    // Claude Code's command, typed at its prompt.
+    await waitUntil(async () => ((await terminalText(page, ada.sessionId)) ?? "").includes("you said: /compact"), "/compact was not typed");
     assert.deepEqual(pageErrors, []);
   });
 });

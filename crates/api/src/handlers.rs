@@ -169,6 +169,10 @@ pub(crate) fn restart_session(deps: &Deps, p: SessionSizeParams) -> AppResult<Se
     sessions::restart(deps, p.session_id, p.size)
 }
 
+pub(crate) fn compact_agent(deps: &Deps, p: SessionParams) -> AppResult<()> {
+    sessions::compact(deps, p.session_id)
+}
+
 pub(crate) fn list_sessions(deps: &Deps, (): ()) -> AppResult<Vec<SessionInfo>> {
     Ok(sessions::list(deps))
 }

@@ -90,6 +90,10 @@ methods! {
                 CorruptFile, NewerSchema, IoError, UnsafePath] => h::open_shell;
     /// Stops a session (SIGHUP, then SIGTERM, then SIGKILL).
     StopSession = "stopSession" Writes (SessionParams) -> (), errors [SessionNotFound] => h::stop_session;
+    /// Types the agent's CLI's own compaction command (`/compact`, Gemini `/compress`) at its
+    /// prompt; only while it is idle.
+    CompactAgent = "compactAgent" Writes (SessionParams) -> (),
+        errors [SessionNotFound, SessionExited, InvalidParams, AgentBusy] => h::compact_agent;
     /// Stops a session once its process has exited, then starts it again in the same place.
     RestartSession = "restartSession" Writes (SessionSizeParams) -> SessionInfo,
         errors [SessionNotFound, AgentNotFound, ProfileNotFound, InvalidProfile, CommandNotFound,

@@ -154,6 +154,17 @@ pub enum CliHome {
     Gemini,
 }
 
+impl CliHome {
+    /// The CLI's own command that compacts its conversation, typed at its prompt (Claude Code
+    /// and Codex `/compact`, Gemini CLI `/compress`).
+    pub const fn compact_command(self) -> &'static str {
+        match self {
+            Self::ClaudeCode | Self::Codex => "/compact",
+            Self::Gemini => "/compress",
+        }
+    }
+}
+
 /// A per-CLI config file IdeA writes into the agent's run dir before a launch. `{projectRoot}`
 /// and `{runDir}` in `content` are replaced. A file the user edited is never overwritten.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -71,6 +71,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   useCommands(`cell:${leaf.id}`, (command) => {
     if (command === "stop") void actions.stop();
     else if (command === "restart") void actions.restart();
+    else if (command === "compact") void actions.compact();
     else if (command === "find" && session) setSearchOpen(true);
     else if (command === "change" && session) setPicking(true);
   });
@@ -135,6 +136,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         searchOpen={searchOpen}
         drag={drag.handle}
         onRestart={() => void actions.restart()}
+        onCompact={agent && data.profilesById.get(agent.profileId)?.home ? () => void actions.compact() : undefined}
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
         onClose={() => void actions.close()}

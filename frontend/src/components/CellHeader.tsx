@@ -28,6 +28,8 @@ interface Props {
   searchOpen: boolean;
   drag: CellDragHandle;
   onRestart(): void;
+  /** Compacts the agent's conversation with its CLI's own command (an agent whose CLI has one). */
+  onCompact?(): void;
   onStop(): void;
   onSplit(direction: Direction): void;
   onClose(): void;
@@ -202,6 +204,18 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
   }
   if (running) {
     actions.push({ id: "cell-stop", icon: "stop", label: "Stop", title: "Stop the process", disabled: busy !== null, priority: 1, run: props.onStop });
+  }
+  if (running && props.onCompact) {
+    const idle = props.session?.state === "idle";
+    actions.push({
+      id: "cell-compact",
+      text: "Compact",
+      label: "Compact the conversation",
+      title: idle ? "Compact the conversation (the CLI's own command)" : "Compact the conversation: once the agent is idle",
+      disabled: busy !== null || !idle,
+      priority: 9,
+      run: props.onCompact,
+    });
   }
   actions.push(
     { id: "cell-split-h", icon: "splitRight", label: "Split right", title: "Split: new cell on the right", priority: 6, run: () => props.onSplit("horizontal") },

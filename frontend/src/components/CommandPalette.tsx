@@ -38,6 +38,11 @@ export function CommandPalette({ open, onClose, panels }: { open: boolean; onClo
               session: session ? (session.status === "running" ? "running" : "exited") : null,
               zoomed: workspace.zoomed === leaf.id,
               zoomable: !workspace.phone,
+              compactable:
+                session?.status === "running" &&
+                session.state === "idle" &&
+                !!session.agentId &&
+                !!data.profilesById.get(data.agentsById.get(session.agentId)?.profileId ?? "")?.home,
             }
           : null,
       missingProfiles: data.missingProfiles,

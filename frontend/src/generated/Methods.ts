@@ -61,6 +61,7 @@ export interface Methods {
   launchAgent: { params: LaunchAgentParams; result: SessionInfo; errors: "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   openShell: { params: OpenShellParams; result: SessionInfo; errors: "CELL_BUSY" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   stopSession: { params: SessionParams; result: null; errors: "SESSION_NOT_FOUND" };
+  compactAgent: { params: SessionParams; result: null; errors: "SESSION_NOT_FOUND" | "SESSION_EXITED" | "INVALID_PARAMS" | "AGENT_BUSY" };
   restartSession: { params: SessionSizeParams; result: SessionInfo; errors: "SESSION_NOT_FOUND" | "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "INTERNAL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   listSessions: { params: null; result: Array<SessionInfo>; errors: never };
   reportAgentSignal: { params: AgentSignalParams; result: SessionInfo | null; errors: "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };

@@ -16,6 +16,7 @@ export interface CellActions {
   launch(agentId: string): Promise<void>;
   openShell(): Promise<void>;
   restart(): Promise<void>;
+  compact(): Promise<void>;
   stop(): Promise<void>;
   split(direction: Direction): Promise<void>;
   close(): Promise<void>;
@@ -91,6 +92,16 @@ export function useCellActions(
     );
   };
 
+  /** Types the CLI's own compaction command (the backend refuses unless the agent is idle). */
+  const compact = async () => {
+    if (!session || !running) return;
+    try {
+      await request("compactAgent", { sessionId: session.sessionId });
+    } catch (e) {
+      setError(e);
+    }
+  };
+
   const stop = async () => {
     if (!session || !running) return;
     if (
@@ -130,5 +141,5 @@ export function useCellActions(
     });
   };
 
-  return { busy, error, clearError: () => setError(null), launch, openShell, restart, stop, split, close };
+  return { busy, error, clearError: () => setError(null), launch, openShell, restart, compact, stop, split, close };
 }

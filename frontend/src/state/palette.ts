@@ -19,13 +19,22 @@ export interface PaletteContext {
   /** The focused cell of the shown layout, if any: `empty` without a running process,
    * `session` with one (running or exited), `zoomed` when it fills the layout, `zoomable` but on
    * a phone (which shows one cell at a time anyway). */
-  focused: { layoutId: string; nodeId: string; empty: boolean; session: "running" | "exited" | null; zoomed: boolean; zoomable: boolean } | null;
+  focused: {
+    layoutId: string;
+    nodeId: string;
+    empty: boolean;
+    session: "running" | "exited" | null;
+    zoomed: boolean;
+    zoomable: boolean;
+    /** The running agent's CLI can compact its conversation, and it is idle. */
+    compactable?: boolean;
+  } | null;
   /** Profiles whose CLI is not installed: their agents are not offered a launch. */
   missingProfiles: ReadonlySet<string>;
   /** The shown layout, and whether it may be deleted (not the last one). */
   activeLayout: { id: string; name: string; deletable: boolean } | null;
   /** Runs a cell header's action (with its confirmation) in cell `nodeId`. */
-  cellCommand(nodeId: string, command: "stop" | "restart" | "find" | "change"): void;
+  cellCommand(nodeId: string, command: "stop" | "restart" | "find" | "change" | "compact"): void;
   toggleZoom(nodeId: string): void;
   newLayout(): void;
   renameLayout(layoutId: string): void;
@@ -90,6 +99,7 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
       );
     }
     if (here.session === "running") actions.push({ id: "stop", label: "Stop the cell's process", run: () => ctx.cellCommand(nodeId, "stop") });
+    if (here.compactable) actions.push({ id: "compact", label: "Compact the agent's conversation", run: () => ctx.cellCommand(nodeId, "compact") });
     if (here.session === "exited") {
       actions.push({ id: "change", label: "Start another agent or a shell here", run: () => ctx.cellCommand(nodeId, "change") });
     }

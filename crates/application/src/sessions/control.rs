@@ -4,6 +4,8 @@ use super::launch::{LaunchAgent, launch_agent, open_shell};
 use super::registry::Entry;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
+use idea_domain::agent_state::AgentState;
+use idea_domain::profile::CliHome;
 use idea_domain::terminal::{PtyError, SessionInfo, SessionStatus, TerminalSize};
 use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::time::Duration;
@@ -103,6 +105,41 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
 pub fn type_line(deps: &Deps, id: SessionId, text: &str) -> AppResult<()> {
     write(deps, id, text.as_bytes())?;
     write(deps, id, b"\r")
+}
+
+/// Compact: types the agent's CLI's own compaction command (`/compact`, Gemini `/compress`)
+/// at its prompt, so the CLI summarises its conversation as it would for its user. Only while
+/// the agent is idle: typed into a running turn it would be taken for a message.
+///
+/// # Errors
+/// `SESSION_NOT_FOUND`, `SESSION_EXITED`, `INVALID_PARAMS` (a shell, or a CLI IdeA knows no
+/// compaction command of), `AGENT_BUSY` (not idle).
+pub fn compact(deps: &Deps, id: SessionId) -> AppResult<()> {
+    let entry = live(deps, id)?;
+    let agent = entry
+        .info
+        .agent_id
+        .and_then(|agent| deps.store.load_manifest().ok()?.get(agent).cloned())
+        .ok_or_else(|| AppError::InvalidParams("a shell has no conversation to compact".into()))?;
+    let command = deps
+        .profiles
+        .get(&agent.profile_id)
+        .and_then(|profile| profile.home)
+        .map(CliHome::compact_command)
+        .ok_or_else(|| {
+            AppError::InvalidParams(format!(
+                "{}'s CLI has no compaction command IdeA knows of",
+                agent.name
+            ))
+        })?;
+    if entry.info.state != AgentState::Idle {
+        return Err(AppError::AgentBusy(format!(
+            "{} is not idle: compact it once its turn is done",
+            agent.name
+        )));
+    }
+    tracing::info!(session = %id, agent = %agent.agent_id, command, "compacting");
+    type_line(deps, id, command)
 }
 
 /// Acknowledges output a client has processed (flow control).

@@ -10,7 +10,8 @@ mod state;
 mod viewing;
 
 pub use control::{
-    ack, list, restart, snapshot_running_agents, stop, stop_all, stop_orphaned, type_line, write,
+    ack, compact, list, restart, snapshot_running_agents, stop, stop_all, stop_orphaned, type_line,
+    write,
 };
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;

@@ -231,3 +231,32 @@ fn the_schedule_is_written_to_the_store_and_a_store_failure_is_reported() {
         "not continued unless the schedule says so"
     );
 }
+
+/// Issue 20, §3: "Compact" types the CLI's own command at its prompt, only once it is idle;
+/// a shell has nothing to compact.
+#[test]
+fn compact_types_the_clis_command_only_when_the_agent_is_idle() {
+    use idea_application::sessions;
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    let session = w.session_of(ada.agent_id);
+    // Starting up counts as working: typed now, it would be a message.
+    let busy = sessions::compact(&w.deps, session).unwrap_err();
+    assert_eq!(busy.code(), "AGENT_BUSY", "{busy}");
+    assert_eq!(terminal.typed(), "");
+    terminal.signal(TerminalSignal::Quiet);
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::Idle);
+    sessions::compact(&w.deps, session).unwrap();
+    assert_eq!(terminal.typed(), "/compact\r");
+
+    let layout = idea_application::layouts::get(&w.deps).unwrap();
+    let cell = layout.layouts[0].tree.leaves()[1].id;
+    let shell = sessions::open_shell(
+        &w.deps,
+        idea_domain::CellRef::new(layout.active, cell),
+        idea_domain::terminal::TerminalSize { rows: 24, cols: 80 },
+    )
+    .unwrap();
+    let refused = sessions::compact(&w.deps, shell.session_id).unwrap_err();
+    assert_eq!(refused.code(), "INVALID_PARAMS", "{refused}");
+}
