@@ -79,6 +79,29 @@ describe("resume prompt", () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it("an agent at its usage limit: the cell counts down, the overview, the tab badge and the title count it", async () => {
+    const ada = (await cells(page)).find((c) => c.nodeId === adaCell);
+    const cell = page.locator(`[data-testid="cell"][data-node-id="${ada.nodeId}"]`);
+    await cell.locator('[data-testid="terminal"]').click();
+    await page.keyboard.type("hit-limit\n");
+    await waitUntil(async () => (await rpc(page, "listSessions")).find((s) => s.sessionId === ada.sessionId)?.state === "usageLimited", "the limit was not seen");
+    const note = cell.locator('[data-testid="limit-note"]');
+    await note.waitFor();
+    assert.match(await note.textContent(), /5-hour/);
+    await waitUntil(async () => (await page.title()).includes("1 at its limit"), "the title does not count it");
+    assert.equal(await page.locator('[data-testid="tab-limited"]').innerText(), "1");
+    await page.locator('[data-testid="toggle-overview"]').click();
+    const row = page.locator(`[data-testid="session-row"][data-session-id="${ada.sessionId}"]`);
+    assert.match(await row.locator('[data-testid="session-limit"]').innerText(), /^resets in (1 h 5\d|2 h 0\d) min$/);
+    await page.locator('[data-testid="toggle-overview"]').click();
+    // Typing goes on before the reset: the agent is no longer held by its limit.
+    await cell.locator('[data-testid="terminal"]').click();
+    await page.keyboard.type("carry on\n");
+    await waitUntil(async () => (await rpc(page, "listSessions")).find((s) => s.sessionId === ada.sessionId)?.state !== "usageLimited", "still limited");
+    await waitUntil(async () => !(await page.title()).includes("limit"), "the title still counts it");
+    assert.equal(await page.locator('[data-testid="tab-limited"]').count(), 0);
+  });
+
   it("compacts an idle agent's conversation with its CLI's own command, not a working one", async () => {
     const ada = (await cells(page)).find((c) => c.nodeId === adaCell);
     const cell = page.locator(`[data-testid="cell"][data-node-id="${ada.nodeId}"]`);

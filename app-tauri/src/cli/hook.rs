@@ -21,20 +21,48 @@ const CODEX_TURN_COMPLETE: &str = "agent-turn-complete";
 /// terminal must not show it).
 pub fn run(project: &Path, agent: &str, event: HookEvent, payload: Option<&str>) {
     // Claude Code and Gemini CLI write the hook's input to stdin: read it on the side so the
-    // CLI never meets a closed pipe, without waiting for it.
-    if !std::io::stdin().is_terminal() {
-        let _ = std::thread::Builder::new().spawn(|| {
-            let _ = std::io::copy(&mut std::io::stdin().take(1 << 20), &mut std::io::sink());
-        });
-    }
+    // CLI never meets a closed pipe, waiting for it only a moment.
+    let input = (!std::io::stdin().is_terminal()).then(read_stdin_on_the_side);
     if !wanted(payload) {
         return;
     }
     let Some(owner) = read_owner(&project.join(".ideai")) else {
         return;
     };
-    let params = json!({"agentId": agent, "event": event});
+    let mut params = json!({"agentId": agent, "event": event});
+    // A turn that ended in an API error may have ended at the usage limit: the owner reads it
+    // from the hook's input (Claude Code's `StopFailure`), which only then goes along.
+    if event == HookEvent::TurnDone
+        && let Some(input) = input.and_then(|rx| rx.recv_timeout(STDIN_WAIT).ok())
+        && input.contains("StopFailure")
+        && input.len() <= MAX_HOOK_PAYLOAD
+    {
+        params["payload"] = Value::from(input);
+    }
     let _ = ask_owner_within(&owner, "reportAgentSignal", params, HOOK_TIMEOUT);
+}
+
+/// How long the hook waits for its input (the CLI writes it at once, then closes the pipe).
+const STDIN_WAIT: Duration = Duration::from_millis(500);
+/// The most of its input a hook reads; a larger payload is not forwarded.
+const MAX_HOOK_PAYLOAD: usize = 64 * 1024;
+
+/// Reads stdin to its end in a thread of its own (so a CLI that keeps the pipe open never
+/// holds the hook), handing the text over once read.
+fn read_stdin_on_the_side() -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _ = std::thread::Builder::new().spawn(move || {
+        let mut text = String::new();
+        let read = std::io::stdin()
+            .take(MAX_HOOK_PAYLOAD as u64 + 1)
+            .read_to_string(&mut text);
+        // Drain the rest, as before, so the writer never meets a closed pipe.
+        let _ = std::io::copy(&mut std::io::stdin().take(1 << 20), &mut std::io::sink());
+        if read.is_ok() {
+            let _ = tx.send(text);
+        }
+    });
+    rx
 }
 
 /// Codex appends a JSON payload to the notify program's arguments: only the end of a turn

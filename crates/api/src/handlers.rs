@@ -154,7 +154,7 @@ pub(crate) fn report_agent_signal(
     deps: &Deps,
     p: AgentSignalParams,
 ) -> AppResult<Option<SessionInfo>> {
-    sessions::report_hook(deps, &p.agent_id, p.event)
+    sessions::report_hook(deps, &p.agent_id, p.event, p.payload.as_deref())
 }
 
 pub(crate) fn open_shell(deps: &Deps, p: OpenShellParams) -> AppResult<SessionInfo> {

@@ -92,6 +92,11 @@ params! {
         /// The agent's id.
         pub agent_id: String,
         pub event: HookEvent,
+        /// The hook's own input when it may report a usage limit (Claude Code's
+        /// `StopFailure`), at most 64 KiB.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub payload: Option<String>,
     }
 
     pub struct LaunchAgentParams {

@@ -12,6 +12,8 @@ export function LayoutTab(props: {
   onDelete(): void;
   /** How many agents of this layout need the user. */
   needing?: number;
+  /** Agents here waiting for their usage limit to reset. */
+  limited?: number;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   // Enter commits, and the blur that follows must not commit again.
@@ -79,6 +81,11 @@ export function LayoutTab(props: {
       {editing === null && (props.needing ?? 0) > 0 && (
         <span className="badge state-badge state-needsYou tab-needing" data-testid="tab-needing" title={`${props.needing} agent(s) here need you`}>
           {props.needing}
+        </span>
+      )}
+      {editing === null && (props.limited ?? 0) > 0 && (
+        <span className="badge state-badge state-usageLimited tab-limited" data-testid="tab-limited" title={`${props.limited} agent(s) here wait for a usage limit to reset`}>
+          {props.limited}
         </span>
       )}
       {props.canDelete && editing === null && (

@@ -1,31 +1,9 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { describeError, request } from "../api";
 import type { ScheduledResume } from "../generated/ScheduledResume";
 import type { UsageLimit } from "../generated/UsageLimit";
-
-/** "19:52" today, "Wed 19:52" on another day. */
-function clockTime(epoch: number): string {
-  const at = new Date(epoch * 1000);
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString([], { weekday: "short" })} ${time}`;
-}
-
-/** "1 h 02 min", "12 min", "40 s". */
-function countdown(seconds: number): string {
-  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
-}
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now() / 1000);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now() / 1000), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
+import { useNow } from "../hooks/useNow";
+import { clockTime, countdown } from "../state/clock";
 
 /**
  * An agent stopped by its provider's usage limit: when IdeA continues it (a countdown), with

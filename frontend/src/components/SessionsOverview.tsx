@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useNow } from "../hooks/useNow";
+import { countdown } from "../state/clock";
 import { nextNeedingYou } from "../state/attention";
 import { leavesInReadingOrder } from "../state/layoutTree";
 import { existingTerminal } from "../terminal/registry";
@@ -12,7 +13,7 @@ import { StateBadge } from "./StateBadge";
  * needing me" to the next agent that needs the user. */
 export function SessionsOverview({ onClose }: { onClose(): void }) {
   const { sessions, layouts, data, goToCell, focused } = useWorkspace();
-  const now = useTick();
+  const now = useNow() * 1000;
   // Reading order: layout tabs in order, then each layout's cells.
   const order = new Map<string, number>();
   for (const layout of layouts.layouts?.layouts ?? []) for (const leaf of leavesInReadingOrder(layout.tree)) order.set(leaf.id, order.size);
@@ -62,6 +63,11 @@ export function SessionsOverview({ onClose }: { onClose(): void }) {
                 <span className="session-name">{nameOf(session)}</span>
                 <span className="muted">{layoutOf(session)}</span>
                 {session.agentId ? <StateBadge session={session} testId="session-state" /> : <span className={`session-status status-${session.status}`}>{session.status}</span>}
+                {session.state === "usageLimited" && session.usageLimit?.reset.kind === "at" && (
+                  <span className="session-limit" data-testid="session-limit">
+                    resets in {countdown(session.usageLimit.reset.epoch - now / 1000)}
+                  </span>
+                )}
                 <span className="session-last-line" data-testid="session-last-line">
                   {terminal?.lastLine() ?? ""}
                 </span>
@@ -77,15 +83,6 @@ export function SessionsOverview({ onClose }: { onClose(): void }) {
 }
 
 /** Re-renders every second while shown. */
-function useTick(): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 function formatAgo(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s ago`;

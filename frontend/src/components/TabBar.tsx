@@ -1,4 +1,4 @@
-import { needingYouIn } from "../state/attention";
+import { limitedIn, needingYouIn } from "../state/attention";
 import { request } from "../api";
 import { nextLayoutName } from "../state/layoutTree";
 import { useCommands } from "../state/commandBus";
@@ -65,6 +65,7 @@ export function TabBar({ layouts }: { layouts: Layouts }) {
           active={layout.id === layouts.active}
           canDelete={!single}
           needing={needingYouIn(sessions.all.values(), layout.id)}
+          limited={limitedIn(sessions.all.values(), layout.id)}
           onSelect={() => void state.setActive(layout.id)}
           onRename={(name) => void rename(layout.id, name)}
           onDelete={() => void remove(layout.id, layout.name)}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { notifier } from "../api";
-import { clickTarget, needingYou, notable, noteFor, titleWithCount } from "../state/attention";
+import { clickTarget, limitedIn, needingYou, notable, noteFor, titleWithCount } from "../state/attention";
 import type { Agent, Layouts, SessionInfo } from "../types";
 
 const BASE_TITLE = "IdeA";
@@ -28,10 +28,11 @@ export function useAttention(
   goToCell: (layoutId: string, nodeId: string) => void,
 ): NotificationsOptIn {
   const count = needingYou(sessions.values()).length;
+  const limited = limitedIn(sessions.values());
   useEffect(() => {
-    document.title = titleWithCount(BASE_TITLE, count);
+    document.title = titleWithCount(BASE_TITLE, count, limited);
     setFavicon(count);
-  }, [count]);
+  }, [count, limited]);
 
   const notes = notifier();
   const [state, setState] = useState<NotificationsOptIn["state"]>(() => {

@@ -68,7 +68,8 @@ export function useSessions(epoch: number): SessionsState {
         update(event.sessionId, (s) => ({ ...s, status: "exited", exit: event.exit, pid: null }));
         break;
       case "sessionStateChanged":
-        update(event.sessionId, (s) => ({ ...s, state: event.state, stateSource: event.source, stateReason: event.reason ?? null }));
+        // The limit travels with the state: the overview's countdown reads it.
+        update(event.sessionId, (s) => ({ ...s, state: event.state, stateSource: event.source, stateReason: event.reason ?? null, usageLimit: event.usageLimit ?? null }));
         break;
       case "sessionMoved":
         update(event.sessionId, (s) => ({ ...s, cell: event.cell }));

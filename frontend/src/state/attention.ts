@@ -36,9 +36,16 @@ export function needingYouIn(sessions: Iterable<SessionInfo>, layoutId: string):
   return needingYou(sessions).filter((s) => s.cell?.layoutId === layoutId).length;
 }
 
-/** The page title with the count of agents that need the user: "(2) IdeA". */
-export function titleWithCount(base: string, count: number): string {
-  return count > 0 ? `(${count}) ${base}` : base;
+/** The sessions stopped by their provider's usage limit (in layout `layoutId`, if given). */
+export function limitedIn(sessions: Iterable<SessionInfo>, layoutId?: string): number {
+  return [...sessions].filter((s) => s.state === "usageLimited" && s.status === "running" && (layoutId === undefined || s.cell?.layoutId === layoutId)).length;
+}
+
+/** The page title with the count of agents that need the user, and of those waiting for a
+ *  usage limit: "(2) IdeA", "(2) IdeA · 1 at its limit". */
+export function titleWithCount(base: string, count: number, limited = 0): string {
+  const title = count > 0 ? `(${count}) ${base}` : base;
+  return limited > 0 ? `${title} · ${limited} at ${limited === 1 ? "its" : "their"} limit` : title;
 }
 
 /** A state change worth a notification: an agent now needs the user, finished its turn, or

@@ -2,6 +2,7 @@
 // one request, the bound on what is kept, and how a request reads (names, durations).
 
 import type { RequestRecord } from "../generated/RequestRecord";
+import { clockTime } from "./clock";
 import type { RequestSource } from "../generated/RequestSource";
 import type { RequestState } from "../generated/RequestState";
 import type { Agent } from "../types";
@@ -32,11 +33,7 @@ export const STATE_LABEL: Record<RequestState, string> = {
 /** "waiting for Ada's usage limit (resets 19:52)": what a request waiting for a reset says. */
 export function limitWait(agent: string, resetsAt: number | null | undefined): string {
   if (resetsAt == null) return `waiting for ${agent}'s usage limit`;
-  const at = new Date(resetsAt * 1000);
-  const sameDay = at.toDateString() === new Date().toDateString();
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  const when = sameDay ? time : `${at.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" })} ${time}`;
-  return `waiting for ${agent}'s usage limit (resets ${when})`;
+  return `waiting for ${agent}'s usage limit (resets ${clockTime(resetsAt)})`;
 }
 
 /** The later of two views of one request: a state never goes back (an event that overtook a

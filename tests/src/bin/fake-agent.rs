@@ -11,6 +11,8 @@
 //! [{"hooks": [{"type": "command", "command": …}]}]}}`, through `sh -c`, the event as JSON on
 //! stdin): `UserPromptSubmit` when a line is typed, `Stop` once it is answered; a line
 //! `ask-permission` also fires `Notification` (matcher `permission_prompt`) before the answer.
+//! A line `hit-limit` prints Claude Code's usage-limit message (reset two hours ahead, UTC)
+//! and fires `StopFailure` instead of an answer.
 //!
 //! Every start appends one JSON line to `$FAKE_AGENT_LOG` (when set): argv, cwd, selected
 //! environment variables and the convention file it found. Sessions are remembered as files
@@ -94,6 +96,11 @@ impl Hooks {
     /// Runs every command hook of `event` (whose group matcher, if any, matches `matcher`),
     /// waiting for each, as Claude Code does.
     fn fire(&self, event: &str, matcher: &str) {
+        self.fire_with(event, matcher, serde_json::json!({}));
+    }
+
+    /// [`Hooks::fire`], with more fields in the hook's input.
+    fn fire_with(&self, event: &str, matcher: &str, extra: serde_json::Value) {
         let Some(groups) = self.0.get(event).and_then(|g| g.as_array()) else {
             return;
         };
@@ -108,8 +115,11 @@ impl Hooks {
                 let Some(command) = hook["command"].as_str() else {
                     continue;
                 };
-                let payload =
+                let mut payload =
                     serde_json::json!({"hook_event_name": event, "notification_type": matcher});
+                for (key, value) in extra.as_object().into_iter().flatten() {
+                    payload[key] = value.clone();
+                }
                 let child = std::process::Command::new("sh")
                     .args(["-c", command])
                     .stdin(std::process::Stdio::piped())
@@ -171,6 +181,16 @@ fn repl(transcript: Option<&std::path::Path>, hooks: &Hooks) -> i32 {
             save(file, line);
         }
         hooks.fire("UserPromptSubmit", "");
+        if line == "hit-limit" {
+            // As Claude Code says it: the reset two hours ahead, in UTC.
+            let message = usage_limit_message(2 * 3600);
+            let _ = write!(out, "{message}\nfake> ");
+            let _ = out.flush();
+            let input =
+                serde_json::json!({"error": "rate_limit", "last_assistant_message": message});
+            hooks.fire_with("StopFailure", "rate_limit", input);
+            continue;
+        }
         if line == "ask-permission" {
             hooks.fire("Notification", "permission_prompt");
             let _ = writeln!(out, "Do you want to proceed? (fake)");
@@ -182,6 +202,23 @@ fn repl(transcript: Option<&std::path::Path>, hooks: &Hooks) -> i32 {
         hooks.fire("Stop", "");
     }
     0
+}
+
+/// Claude Code's usage-limit line, its reset `ahead` seconds from now: "You've hit your 5-hour
+/// limit · resets 7:52pm (UTC)".
+fn usage_limit_message(ahead: u64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let of_day = (now + ahead) % 86_400;
+    let (hour, minute) = (of_day / 3600, of_day % 3600 / 60);
+    let (twelve, half) = match hour {
+        0 => (12, "am"),
+        1..=11 => (hour, "am"),
+        12 => (12, "pm"),
+        _ => (hour - 12, "pm"),
+    };
+    format!("You've hit your 5-hour limit \u{b7} resets {twelve}:{minute:02}{half} (UTC)")
 }
 
 fn save(file: &std::path::Path, line: &str) {

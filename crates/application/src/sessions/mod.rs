@@ -16,5 +16,5 @@ pub use control::{
 pub use launch::{LaunchAgent, launch_agent, open_shell};
 pub use registry::SessionRegistry;
 pub use resumable::{ResumableAgent, list_resumable};
-pub use state::{QUIET_AFTER, report_hook};
+pub use state::{MAX_HOOK_PAYLOAD, QUIET_AFTER, report_hook};
 pub use viewing::{Attached, attach, detach, fit, lead, resize, shared_size};

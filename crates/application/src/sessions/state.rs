@@ -9,7 +9,7 @@ use crate::resumes::{LimitSeen, ResumeInbox};
 use idea_domain::agent_state::{
     AgentState, HookEvent, ScreenDetector, ScreenFinding, Signal, TerminalSignal,
 };
-use idea_domain::limits::resolve;
+use idea_domain::limits::{recognise_stop_failure, resolve};
 use idea_domain::ports::EventPublisher;
 use idea_domain::profile::{AgentProfile, CliHome};
 use idea_domain::terminal::{SessionInfo, TerminalSession, TerminalWatch};
@@ -119,11 +119,18 @@ pub(crate) fn changed(info: &SessionInfo) -> DomainEvent {
 
 /// ReportAgentSignal: one of an agent CLI's hooks fired (`idea hook`). Returns the agent's
 /// session when its state changed; `None` when it has no live terminal session (a hook of a
-/// CLI IdeA no longer shows is no error: the hook must never fail the agent).
+/// CLI IdeA no longer shows is no error: the hook must never fail the agent). `payload` is the
+/// hook's own input when it may tell of a usage limit (Claude Code's `StopFailure` with
+/// `error: "rate_limit"`): the turn then ended at the limit, not done.
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND` (not an agent id of this project).
-pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Option<SessionInfo>> {
+pub fn report_hook(
+    deps: &Deps,
+    agent: &str,
+    event: HookEvent,
+    payload: Option<&str>,
+) -> AppResult<Option<SessionInfo>> {
     let agent_id: AgentId = agent
         .parse()
         .map_err(|_| AppError::AgentNotFound(agent.to_owned()))?;
@@ -134,14 +141,32 @@ pub fn report_hook(deps: &Deps, agent: &str, event: HookEvent) -> AppResult<Opti
         return Ok(None);
     };
     tracing::debug!(agent = %agent_id, %event, "agent hook");
-    Ok(apply(
+    let limit = payload
+        .filter(|p| p.len() <= MAX_HOOK_PAYLOAD)
+        .and_then(recognise_stop_failure);
+    let signal = match limit {
+        Some(sighting) => {
+            tracing::info!(agent = %agent_id, message = %sighting.message, "usage limit reported by a hook");
+            Signal::UsageLimit(resolve(sighting, deps.clock.now(), &deps.clock.zone()))
+        }
+        None => Signal::Hook(event),
+    };
+    let info = apply(
         &deps.sessions,
         deps.events.as_ref(),
         &deps.resume_inbox,
         live.info.session_id,
-        Signal::Hook(event),
-    ))
+        signal,
+    );
+    if let Some(seen) = info.as_ref().and_then(limit_seen) {
+        deps.resume_inbox.push(seen);
+    }
+    Ok(info)
 }
+
+/// The largest hook payload read for a limit (Claude's `StopFailure` carries the last
+/// assistant message: a line or two).
+pub const MAX_HOOK_PAYLOAD: usize = 64 * 1024;
 
 /// The user typed into a session (`enter`: and pressed Enter): a "needs you" from a bell or
 /// notification is answered, a submitted line may start a turn.

@@ -260,3 +260,40 @@ fn compact_types_the_clis_command_only_when_the_agent_is_idle() {
     let refused = sessions::compact(&w.deps, shell.session_id).unwrap_err();
     assert_eq!(refused.code(), "INVALID_PARAMS", "{refused}");
 }
+
+/// Claude Code reports a usage limit through its `StopFailure` hook (`error: "rate_limit"`):
+/// the turn ended at the limit, not done; its reset is scheduled as for one seen on screen.
+#[test]
+fn a_stop_failure_hook_at_the_limit_is_a_usage_limit_and_any_other_is_a_turn_done() {
+    use idea_domain::agent_state::HookEvent;
+    let w = world();
+    let (ada, _terminal) = running_agent(&w);
+    let id = ada.agent_id.to_string();
+    let other = r#"{"hook_event_name":"StopFailure","error":"server_error","last_assistant_message":"API Error: 500"}"#;
+    idea_application::sessions::report_hook(&w.deps, &id, HookEvent::TurnDone, Some(other))
+        .unwrap();
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::Idle);
+    let limit = r#"{"hook_event_name":"StopFailure","error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit · resets 1am (UTC)"}"#;
+    idea_application::sessions::report_hook(&w.deps, &id, HookEvent::TurnDone, Some(limit))
+        .unwrap();
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+    resumes::tick(&w.deps).unwrap();
+    let scheduled = resumes::list(&w.deps).unwrap();
+    assert_eq!(scheduled.len(), 1, "{scheduled:?}");
+    assert_eq!(scheduled[0].limit.window.as_deref(), Some("5-hour"));
+    // A huge payload is not read.
+    let huge = format!(
+        "{limit}{}",
+        " ".repeat(idea_application::sessions::MAX_HOOK_PAYLOAD)
+    );
+    let w2 = world();
+    let (bob, _t) = running_agent(&w2);
+    idea_application::sessions::report_hook(
+        &w2.deps,
+        &bob.agent_id.to_string(),
+        HookEvent::TurnDone,
+        Some(&huge),
+    )
+    .unwrap();
+    assert_eq!(state_of(&w2, bob.agent_id), AgentState::Idle);
+}
