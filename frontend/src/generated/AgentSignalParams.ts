@@ -5,4 +5,9 @@ export type AgentSignalParams = {
 /**
  * The agent's id.
  */
-agentId: string, event: HookEvent, };
+agentId: string, event: HookEvent, 
+/**
+ * The hook's own input when it may report a usage limit (Claude Code's
+ * `StopFailure`), at most 64 KiB.
+ */
+payload?: string, };
