@@ -139,7 +139,9 @@ pub fn hook_handoff(home: CliHome, bridge: &HookBridge<'_>, cwd: &Path) -> HookH
             };
             // PostToolUse, not PreToolUse: the latter fires before the permission prompt, the
             // former once the user answered it and the tool ran.
-            let settings = json!({"hooks": {
+            // IdeA continues its cells after a usage limit (docs/usage-limits.md): Claude's own
+            // auto-continue (on by default) would make it twice.
+            let settings = json!({"autoContinueAtUsageLimit": false, "hooks": {
                 "UserPromptSubmit": entry(HookEvent::PromptSubmitted, None),
                 "PostToolUse": entry(HookEvent::ToolDone, Some("*")),
                 "Notification": entry(

@@ -402,6 +402,8 @@ fn claude_gets_its_hooks_in_a_settings_file() {
     for event in ["UserPromptSubmit", "PostToolUse", "Stop", "StopFailure"] {
         assert!(settings["hooks"][event].is_array(), "{event}");
     }
+    // IdeA owns the resume after a usage limit, not Claude's own auto-continue.
+    assert_eq!(settings["autoContinueAtUsageLimit"], false);
 }
 
 #[test]
