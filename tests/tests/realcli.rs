@@ -198,6 +198,99 @@ fn claude_code_runs_sandboxed() {
     sandboxed_exchange(CLAUDE);
 }
 
+/// Issue 19: under a plan, the CLI's shell tool creates a file at the project root (outside
+/// its cwd, the agent's run dir), while IdeA's state stays out of its reach. A permission
+/// prompt the CLI shows on the way is answered as a user would.
+fn sandboxed_tool_writes_the_project_root(cli: Cli) {
+    // Shell commands allowed by the rules (Gemini CLI, handed an allow list, denies what is
+    // not on it rather than asking): what stops the agent is IdeA's sandbox, not the CLI.
+    let rules = r#"{"permissions": {"allow": ["Bash", "Read"], "deny": ["Read(./secret.txt)"]}}"#;
+    let mut rig = Rig::start_with(cli, Some(rules));
+    let cell = rig.agent_in_first_cell("Builder", "CODEWORD-ROOT");
+    let launched = rig.launch(&cell);
+    assert!(launched["sandbox"].is_object(), "not sandboxed: {launched}");
+    let id = launched["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&id);
+    let root = rig.project.clone();
+    let changelog = root.join("CHANGELOG.md");
+    let permissions = root.join(".ideai/permissions.json");
+    let rules_before = std::fs::read_to_string(&permissions).unwrap();
+    // Asks for `command`; waits until `done`, allowing a prompt of the CLI on the way.
+    let run = |rig: &mut Rig, command: String, done: &dyn Fn(&mut Rig) -> bool| {
+        rig.ask(&id, &format!("please run: {command}"), &[command.as_str()]);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+        while !done(rig) && std::time::Instant::now() < deadline {
+            let me = rig.wire.call("listSessions", serde_json::json!(null));
+            let state = me
+                .as_array()
+                .and_then(|all| all.iter().find(|s| s["sessionId"] == id.as_str()))
+                .map(|s| s["state"].clone());
+            if state.as_ref().is_some_and(|s| s == "needsYou") {
+                // The CLI's own prompt for its shell tool: allowed, as its user would.
+                rig.wire.call(
+                    "writeTerminal",
+                    serde_json::json!({"sessionId": id, "data": "\r"}),
+                );
+            }
+            rig.wire.pump(std::time::Duration::from_millis(500));
+        }
+    };
+    run(&mut rig, format!("touch {}", changelog.display()), &|_| {
+        changelog.exists()
+    });
+    assert!(
+        changelog.exists(),
+        "{}: no CHANGELOG.md at the root; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
+    );
+    // Refused by the sandbox: the tool runs and fails; nothing changes.
+    // The tool's error reaches the model: the attempt was made, and the mount refused it.
+    let refused = |rig: &mut Rig| {
+        rig.find_request(
+            &["permissions.json", "Read-only file system"],
+            std::time::Duration::ZERO,
+        )
+        .is_some()
+    };
+    run(
+        &mut rig,
+        format!("echo '{{}}' > {}", permissions.display()),
+        &refused,
+    );
+    assert!(
+        refused(&mut rig),
+        "{}: the refusal never reached the model; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&permissions).unwrap(),
+        rules_before,
+        "{}: the agent changed IdeA's permissions",
+        cli.profile
+    );
+    rig.stop(&id);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_writes_the_project_root_under_a_plan() {
+    sandboxed_tool_writes_the_project_root(CLAUDE);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_writes_the_project_root_under_a_plan() {
+    sandboxed_tool_writes_the_project_root(CODEX);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_writes_the_project_root_under_a_plan() {
+    sandboxed_tool_writes_the_project_root(GEMINI);
+}
+
 #[test]
 #[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
 fn codex_runs_sandboxed() {

@@ -447,3 +447,40 @@ fn package_caches_are_written_privately_and_the_users_stay_as_they_were() {
         "[build]\n"
     );
 }
+
+/// A deny rule naming a file that does not exist yet (`Read(./secret.txt)` before the user
+/// makes it) split the project root for Landlock: no agent could create a file at the root,
+/// found by the real Claude Code, Codex and Gemini CLI under a plan. It waits for the file to
+/// exist (the next launch enforces it, as for a glob that matched nothing); the root stays
+/// writable.
+#[test]
+fn a_denied_path_that_does_not_exist_yet_leaves_the_root_writable() {
+    if !landlock() || !namespaces() {
+        return;
+    }
+    let w = world();
+    project(&w, RULES);
+    fs::remove_file(w.project.join("secret.txt")).unwrap();
+    let script = format!("{T}t create touch new.txt\nt mkdir mkdir target\n");
+    let out = idea(
+        &w,
+        &["sandbox", "--agent", "gem", "--", "sh", "-c", &script],
+    );
+    let text = stdout(&out);
+    for line in ["create=ok", "mkdir=ok"] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "{line} expected:\n{text}{}",
+            stderr(&out)
+        );
+    }
+    // Once it exists, the next launch keeps it out.
+    fs::write(w.project.join("secret.txt"), "s3cr3t").unwrap();
+    let script = format!("{T}t secret cat secret.txt\nt create touch newer.txt\n");
+    let text = stdout(&idea(
+        &w,
+        &["sandbox", "--agent", "gem", "--", "sh", "-c", &script],
+    ));
+    assert!(text.lines().any(|l| l == "secret=refused"), "{text}");
+    assert!(text.lines().any(|l| l == "create=ok"), "{text}");
+}

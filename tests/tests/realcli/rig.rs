@@ -315,7 +315,7 @@ impl Rig {
         );
     }
 
-    fn find_request(&mut self, needles: &[&str], wait: Duration) -> Option<String> {
+    pub fn find_request(&mut self, needles: &[&str], wait: Duration) -> Option<String> {
         let deadline = Instant::now() + wait;
         loop {
             let log = std::fs::read_to_string(&self.model_log).unwrap_or_default();

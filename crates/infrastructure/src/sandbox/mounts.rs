@@ -163,7 +163,12 @@ pub(super) fn isolate(plan: &SandboxPlan) -> Result<SandboxPlan, SandboxError> {
                 Some((root, relative)) if open_beneath(&root, &relative)?.is_some() => {
                     cover(&mut covers, root, relative, kind);
                 }
-                _ => match list {
+                // Absent inside a write root: nothing to read or keep yet, and left to
+                // Landlock it would split the folders above it (no new entry at the project's
+                // root). Like a glob that matches nothing, it is enforced from the next launch
+                // on, once it exists (docs/sandbox.md).
+                Some(_) => {}
+                None => match list {
                     0 => landlock.read_denied.push(path.clone()),
                     1 => landlock.credentials.push(path.clone()),
                     _ => landlock.write_denied.push(path.clone()),
