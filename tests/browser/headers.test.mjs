@@ -5,28 +5,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cells, fakeClaudeProfiles, rpc, useWorkspace, waitUntil } from "./helpers.mjs";
-
-/** Splits `nodeId` `count` times in `direction` and evens out the resulting split. */
-async function splitEvenly(page, layoutId, nodeId, direction, count) {
-  const created = [nodeId];
-  for (let i = 0; i < count; i++) created.push(await rpc(page, "splitCell", { layoutId, nodeId: created.at(-1), direction }));
-  const layouts = await rpc(page, "getLayouts", {});
-  const tree = layouts.layouts.find((l) => l.id === layoutId).tree;
-  const parent = findParent(tree, nodeId);
-  await rpc(page, "resizeSplit", { layoutId, splitId: parent.id, ratios: parent.children.map(() => 1 / parent.children.length) });
-  return created;
-}
-
-function findParent(node, childId) {
-  if (node.type !== "split") return null;
-  if (node.children.some((c) => c.id === childId)) return node;
-  for (const child of node.children) {
-    const found = findParent(child, childId);
-    if (found) return found;
-  }
-  return null;
-}
+import { cells, fakeClaudeProfiles, rpc, splitEvenly, useWorkspace, waitUntil } from "./helpers.mjs";
 
 /** Whether `locator`'s text shows whole (not cut by an ellipsis or the header's edge). */
 async function whole(locator, header) {

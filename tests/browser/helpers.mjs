@@ -261,3 +261,24 @@ export async function cells(page) {
     elements.map((e) => ({ nodeId: e.dataset.nodeId, sessionId: e.dataset.sessionId ?? null, focused: e.dataset.focused === "true" })),
   );
 }
+
+/** Splits `nodeId` `count` times in `direction` and evens out the resulting split; returns the
+ *  cells, `nodeId` first. */
+export async function splitEvenly(page, layoutId, nodeId, direction, count) {
+  const created = [nodeId];
+  for (let i = 0; i < count; i++) created.push(await rpc(page, "splitCell", { layoutId, nodeId: created.at(-1), direction }));
+  const tree = (await rpc(page, "getLayouts", {})).layouts.find((l) => l.id === layoutId).tree;
+  const parent = findParent(tree, nodeId);
+  await rpc(page, "resizeSplit", { layoutId, splitId: parent.id, ratios: parent.children.map(() => 1 / parent.children.length) });
+  return created;
+}
+
+function findParent(node, childId) {
+  if (node.type !== "split") return null;
+  if (node.children.some((c) => c.id === childId)) return node;
+  for (const child of node.children) {
+    const found = findParent(child, childId);
+    if (found) return found;
+  }
+  return null;
+}

@@ -14,7 +14,7 @@
 
 import { readdir, readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { cells, launchBrowser, rpc, startServer, waitUntil } from "../helpers.mjs";
+import { cells, launchBrowser, rpc, splitEvenly, startServer, waitUntil } from "../helpers.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -39,26 +39,6 @@ const ms = (v) => (v === undefined ? "-" : `${v.toFixed(1)} ms`);
 function summary(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
-}
-
-/** Splits `nodeId` `count` times in `direction`, evenly. */
-async function splitEvenly(page, layoutId, nodeId, direction, count) {
-  const created = [nodeId];
-  for (let i = 0; i < count; i++) created.push(await rpc(page, "splitCell", { layoutId, nodeId: created.at(-1), direction }));
-  const tree = (await rpc(page, "getLayouts", {})).layouts.find((l) => l.id === layoutId).tree;
-  const parent = findParent(tree, nodeId);
-  await rpc(page, "resizeSplit", { layoutId, splitId: parent.id, ratios: parent.children.map(() => 1 / parent.children.length) });
-  return created;
-}
-
-function findParent(node, childId) {
-  if (node.type !== "split") return null;
-  if (node.children.some((c) => c.id === childId)) return node;
-  for (const child of node.children) {
-    const found = findParent(child, childId);
-    if (found) return found;
-  }
-  return null;
 }
 
 /** A grid of `count` cells (6 columns of 4 for 24, 4 of 3 for 12), each running a shell. */

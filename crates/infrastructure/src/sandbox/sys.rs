@@ -6,7 +6,7 @@
 
 use std::ffi::{CStr, CString, OsStr};
 use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -161,6 +161,22 @@ pub(super) fn attach(mount: BorrowedFd<'_>, target: BorrowedFd<'_>) -> io::Resul
     check(ret).map(drop)
 }
 
+/// Creates the file system configured on the `fsopen` descriptor `fs`.
+fn create_superblock(fs: BorrowedFd<'_>) -> io::Result<()> {
+    // SAFETY: a valid descriptor; no key or value for this command.
+    check(unsafe {
+        libc::syscall(
+            libc::SYS_fsconfig,
+            fs.as_raw_fd(),
+            FSCONFIG_CMD_CREATE,
+            std::ptr::null::<libc::c_char>(),
+            std::ptr::null::<libc::c_void>(),
+            0,
+        )
+    })
+    .map(drop)
+}
+
 /// A new, detached tmpfs (no setuid, devices or execution) holding an empty folder `d` and an
 /// empty file `f`, both mode 000: what a hidden path is covered with.
 pub(super) fn empty_tmpfs() -> io::Result<OwnedFd> {
@@ -180,18 +196,7 @@ pub(super) fn empty_tmpfs() -> io::Result<OwnedFd> {
         };
         check(ret)?;
     }
-    // SAFETY: a valid descriptor; no key or value for this command.
-    let ret = unsafe {
-        libc::syscall(
-            libc::SYS_fsconfig,
-            fs.as_raw_fd(),
-            FSCONFIG_CMD_CREATE,
-            std::ptr::null::<libc::c_char>(),
-            std::ptr::null::<libc::c_void>(),
-            0,
-        )
-    };
-    check(ret)?;
+    create_superblock(fs.as_fd())?;
     let attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
     // SAFETY: a valid descriptor; returns a new descriptor.
     let mount =
@@ -237,17 +242,7 @@ pub(super) fn overlay(lower: &Path, upper: &Path, work: &Path) -> io::Result<Own
     set(c"upperdir", Some(&c_path(upper)?))?;
     set(c"workdir", Some(&c_path(work)?))?;
     set(c"userxattr", None)?;
-    // SAFETY: a valid descriptor; no key or value for this command.
-    check(unsafe {
-        libc::syscall(
-            libc::SYS_fsconfig,
-            fs.as_raw_fd(),
-            FSCONFIG_CMD_CREATE,
-            std::ptr::null::<libc::c_char>(),
-            std::ptr::null::<libc::c_void>(),
-            0,
-        )
-    })?;
+    create_superblock(fs.as_fd())?;
     let attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
     // SAFETY: a valid descriptor; returns a new descriptor.
     owned(unsafe { libc::syscall(libc::SYS_fsmount, fs.as_raw_fd(), FSMOUNT_CLOEXEC, attrs) })
