@@ -14,15 +14,18 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Whether `pid` still runs: an exited process not reaped yet (a zombie) has ended.
+/// The process `pid` as `/proc` has it now: its start time (in clock ticks since boot), unless
+/// it is gone or a zombie. Pids wrap around fast on a busy machine (`pid_max` is 32768 here):
+/// a pid alone does not name a process for long.
+fn started_at(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    // After the name: state is field 3, start time field 22.
+    (fields.first() != Some(&"Z")).then(|| fields.get(19)?.parse().ok())?
+}
+
 fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
+    started_at(pid).is_some()
 }
 
 fn wait_for(path: &Path) {
@@ -102,12 +105,14 @@ fn the_pid_exit_status_and_stop_sweep_are_as_without_namespaces() {
         .collect();
     assert_eq!(left.len(), 2);
     assert!(left.iter().all(|pid| alive(*pid)), "{left:?}");
+    let births: Vec<(i32, Option<u64>)> = left.iter().map(|pid| (*pid, started_at(*pid))).collect();
     session.kill();
     let exit = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("it stopped");
     assert!(exit.stopped, "{exit:?}");
-    for pid in left {
-        assert!(!alive(pid), "{pid} outlived the Stop");
+    for (pid, born) in births {
+        // Gone, or its pid already taken by another process.
+        assert_ne!(started_at(pid), born, "{pid} outlived the Stop");
     }
 }

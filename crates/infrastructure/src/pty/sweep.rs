@@ -9,6 +9,10 @@ use std::fs;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
+/// How long the sweep waits for processes to go after SIGKILL (they cannot refuse it; only a
+/// process stuck in the kernel takes longer).
+const KILL_SETTLE: Duration = Duration::from_secs(2);
+
 /// Set on every session's child: `IDEA_SESSION_ID=<session uuid>`.
 pub(crate) const SESSION_MARKER: &str = "IDEA_SESSION_ID";
 /// An environment bigger than this is not read further (the marker is near its start, since
@@ -75,6 +79,12 @@ pub(crate) fn end_stragglers(session: SessionId, grace: Duration) -> usize {
     let left = left_after(session, grace);
     for pid in &left {
         let _ = kill(Pid::from_raw(*pid), Signal::SIGKILL);
+    }
+    // A signal is delivered, not awaited: until they are gone, "stopped" would be reported
+    // while they still run (seen beside a CPU hog).
+    let survivors = left_after(session, KILL_SETTLE);
+    if !survivors.is_empty() {
+        tracing::warn!(%session, ?survivors, "processes of a stopped terminal outlived SIGKILL");
     }
     tracing::info!(%session, found = found.len(), killed = left.len(), "ended the processes the terminal left behind");
     found.len()
