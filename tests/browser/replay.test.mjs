@@ -85,8 +85,13 @@ describe("replay after a reload", () => {
         return first.cols === second.cols && JSON.stringify(first) === JSON.stringify(second) ? second : null;
       }, "the terminal did not settle after the resize");
     }
-    // The size report reaches the server 80 ms after the fit.
-    await new Promise((r) => setTimeout(r, 500));
+    // The size report reaches the server 80 ms after the fit, or later on a busy machine: a
+    // command run before the PTY has the new size prints for the old one (`ls` lays out its
+    // columns by it), and the page and the server's model reflow that differently.
+    await waitUntil(async () => {
+      const size = await page.evaluate((id) => window.__ideaTerminalState?.(id)?.sessionSize ?? null, sessionId);
+      return size && size.cols === settled.cols && size.rows === settled.rows;
+    }, "the server never had the terminal's new size");
     return settled;
   }
 

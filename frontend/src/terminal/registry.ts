@@ -273,8 +273,16 @@ export class TerminalHandle implements Paced, WebglUser {
   }
 
   /** Whether the terminal receives output now, and draws with WebGL (tests read these). */
-  state(): { attached: boolean; webgl: boolean; queued: number; skips: number; thin: boolean } {
-    return { attached: this.attachment !== null, webgl: holdsWebgl(this), queued: pacer.queued(this), skips: this.skips, thin: this.thin };
+  state(): { attached: boolean; webgl: boolean; queued: number; skips: number; thin: boolean; sessionSize: Size | null } {
+    return {
+      attached: this.attachment !== null,
+      webgl: holdsWebgl(this),
+      queued: pacer.queued(this),
+      skips: this.skips,
+      thin: this.thin,
+      // The size the server has for the session (its PTY's), as it last said.
+      sessionSize: this.shared?.size ?? null,
+    };
   }
 
   /**
