@@ -206,6 +206,12 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
     // not on it rather than asking): what stops the agent is IdeA's sandbox, not the CLI.
     let rules = r#"{"permissions": {"allow": ["Bash", "Read"], "deny": ["Read(./secret.txt)"]}}"#;
     let mut rig = Rig::start_with(cli, Some(rules));
+    if cli.profile == CLAUDE.profile {
+        // Claude's auto mode checks actions such as `git commit` on Anthropic's servers, which
+        // the fake model server is not: a user in the classic mode, asked each time, instead.
+        claude_default_mode(&rig.home);
+        rig.cli.ready = "? for shortcuts";
+    }
     let cell = rig.agent_in_first_cell("Builder", "CODEWORD-ROOT");
     let launched = rig.launch(&cell);
     assert!(launched["sandbox"].is_object(), "not sandboxed: {launched}");
@@ -245,6 +251,28 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
         rig.wire.screen(&id)
     );
     // Refused by the sandbox: the tool runs and fails; nothing changes.
+    // And commits it: git's objects, refs and index are writable under the plan.
+    let committed = |_: &mut Rig| {
+        std::process::Command::new("git")
+            .args(["log", "--format=%s", "-1"])
+            .current_dir(&root)
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "changelog")
+    };
+    run(
+        &mut rig,
+        format!(
+            "git -C {r} add CHANGELOG.md && git -C {r} -c user.name=Agent -c user.email=agent@example.com commit -qm changelog",
+            r = root.display()
+        ),
+        &committed,
+    );
+    assert!(
+        committed(&mut rig),
+        "{}: the commit was not made; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
+    );
     // The tool's error reaches the model: the attempt was made, and the mount refused it.
     let refused = |rig: &mut Rig| {
         rig.find_request(
