@@ -7,6 +7,9 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 project="$(realpath -m "${1:-$repo}")"
 "$repo/scripts/setup.sh"
 cd "$repo"
+# The sandbox helper, beside `idea`: a process must be single-threaded to enter a user
+# namespace, which the desktop build of `idea` never is (docs/sandbox.md).
+cargo build -q -p idea-infrastructure --bin idea-sandbox-exec
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   cargo build -q -p idea-app
   ./target/debug/idea init "$project"

@@ -94,9 +94,13 @@ pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {
     }
 }
 
-/// The `idea` executable that applies sandbox plans (`idea sandbox-exec`): this one.
+/// The executable that applies sandbox plans: `idea-sandbox-exec` beside this one (single-
+/// threaded: the desktop build of `idea` is threaded before `main`, and a threaded process
+/// cannot enter a user namespace), else this `idea` itself (`idea sandbox-exec`).
 pub fn sandbox_helper() -> Option<PathBuf> {
-    std::env::current_exe().ok()
+    let this = std::env::current_exe().ok()?;
+    let beside = this.with_file_name("idea-sandbox-exec");
+    Some(if beside.is_file() { beside } else { this })
 }
 
 /// The user's login shell: `$SHELL`, else `/bin/sh`.

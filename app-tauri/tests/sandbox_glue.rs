@@ -56,11 +56,17 @@ const LIMITED: &str =
     "outside=DENIED inside=WROTE secret=DENIED root=DENIED state=DENIED hook=WROTE key=DENIED";
 
 fn namespaces() -> bool {
-    let probe = std::process::Command::new(env!("CARGO_BIN_EXE_idea"))
-        .args(["sandbox-exec", "--probe"])
-        .env_remove("IDEA_SANDBOX_NO_USERNS")
-        .status()
-        .unwrap();
+    let idea = std::path::Path::new(env!("CARGO_BIN_EXE_idea"));
+    let beside = idea.with_file_name("idea-sandbox-exec");
+    let probe = std::process::Command::new(if beside.is_file() {
+        beside.as_path()
+    } else {
+        idea
+    })
+    .args(["sandbox-exec", "--probe"])
+    .env_remove("IDEA_SANDBOX_NO_USERNS")
+    .status()
+    .unwrap();
     if !probe.success() {
         eprintln!("SKIPPED: the kernel refuses user namespaces here");
     }

@@ -202,11 +202,11 @@ fn claude_code_runs_sandboxed() {
 /// its cwd, the agent's run dir), while IdeA's state stays out of its reach. A permission
 /// prompt the CLI shows on the way is answered as a user would.
 fn sandboxed_tool_writes_the_project_root(cli: Cli) {
-    // The whole project is writable only with the namespace step. The desktop build's
-    // helper cannot take it (WebKit starts a thread as the binary loads, and a threaded
-    // process may not enter a user namespace): that is a known defect (docs/sandbox.md), not
-    // this test's subject.
-    let probe = std::process::Command::new(process::idea_bin())
+    // The whole project is writable only with the namespace step, which IdeA's helper takes
+    // (`idea-sandbox-exec`, beside `idea`) where the kernel allows it.
+    let idea = process::idea_bin();
+    let beside = idea.with_file_name("idea-sandbox-exec");
+    let probe = std::process::Command::new(if beside.is_file() { beside } else { idea })
         .args(["sandbox-exec", "--probe"])
         .env_remove("IDEA_SANDBOX_NO_USERNS")
         .output()

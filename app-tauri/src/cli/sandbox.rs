@@ -5,13 +5,11 @@
 
 use super::{Failure, print_json};
 use idea_domain::sandbox::{LIMITED_NOTE, SandboxPlan};
-use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, kernel_abi, required_abi};
+use idea_infrastructure::sandbox::{PLAN_ENV, REQUIRED_ABI, helper, kernel_abi};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// Exit status when the plan cannot be enforced (the command was not started); 126 and 127
-/// keep their usual meaning (found but not runnable, not found), as with `env`.
-pub const ENFORCEMENT_FAILED: u8 = 125;
+pub use idea_infrastructure::sandbox::helper::ENFORCEMENT_FAILED;
 
 #[derive(Debug, clap::Args)]
 pub struct SandboxArgs {
@@ -94,30 +92,17 @@ fn through_helper(plan: &SandboxPlan, program: &Path, args: &[OsString]) -> Fail
 /// `idea sandbox-exec --probe`: whether the namespace step works here (exit 0), else the step
 /// the kernel refused (exit 1).
 pub fn probe() -> Result<(), Failure> {
-    #[cfg(target_os = "linux")]
-    let probed = idea_infrastructure::sandbox::probe().map_err(|e| e.to_string());
-    #[cfg(not(target_os = "linux"))]
-    let probed: Result<(), String> = Err("user namespaces need Linux".into());
-    probed.map_err(|why| Failure::Status(1, format!("sandbox: {why}")))
+    helper::probe().map_err(failure)
 }
 
 /// `idea sandbox-exec [--plan FILE] -- CMD ARGS…`: the plan from `FILE`, else from
 /// [`PLAN_ENV`]. Never returns on success.
 pub fn exec(plan_file: Option<&Path>, command: &[OsString]) -> Failure {
-    let plan = match plan_file {
-        Some(file) => read_plan(file),
-        None => match std::env::var(PLAN_ENV) {
-            Ok(json) => parse_plan(&json, PLAN_ENV),
-            Err(_) => Err(Failure::User(format!(
-                "no sandbox plan (--plan FILE or ${PLAN_ENV})"
-            ))),
-        },
-    };
-    match plan {
-        Ok(plan) => enforce_and_exec(&plan, command),
-        Err(Failure::User(message)) => not_started(command, &message),
-        Err(other) => other,
-    }
+    failure(helper::exec(plan_file, command))
+}
+
+fn failure(why: helper::HelperFailure) -> Failure {
+    Failure::Status(why.status, why.message)
 }
 
 fn not_started(command: &[OsString], why: &str) -> Failure {
@@ -131,49 +116,10 @@ fn not_started(command: &[OsString], why: &str) -> Failure {
     )
 }
 
-/// Applies `plan` to this process, then execs `command`; returns only on failure.
-#[cfg(target_os = "linux")]
-fn enforce_and_exec(plan: &SandboxPlan, command: &[OsString]) -> Failure {
-    use std::os::unix::process::CommandExt;
-    let Some((program, args)) = command.split_first() else {
-        return not_started(command, "no command given");
-    };
-    if let Err(e) = idea_infrastructure::sandbox::enforce(plan, required_abi()) {
-        return not_started(command, &e.to_string());
-    }
-    // `exec` searches PATH as execvp does; no shell is involved.
-    let error = std::process::Command::new(program)
-        .args(args)
-        .env_remove(PLAN_ENV)
-        .exec();
-    let code = if error.kind() == std::io::ErrorKind::NotFound {
-        127
-    } else {
-        126
-    };
-    Failure::Status(
-        code,
-        format!("cannot run {}: {error}", program.to_string_lossy()),
-    )
-}
-
-#[cfg(not(target_os = "linux"))]
-fn enforce_and_exec(_plan: &SandboxPlan, command: &[OsString]) -> Failure {
-    not_started(command, "the sandbox needs Linux (Landlock)")
-}
-
 fn read_plan(file: &Path) -> Result<SandboxPlan, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| Failure::User(format!("cannot read the plan {}: {e}", file.display())))?;
-    parse_plan(&text, &file.display().to_string())
-}
-
-fn parse_plan(json: &str, source: &str) -> Result<SandboxPlan, Failure> {
-    let plan: SandboxPlan = serde_json::from_str(json)
-        .map_err(|e| Failure::User(format!("{source} is not a sandbox plan: {e}")))?;
-    plan.check()
-        .map_err(|e| Failure::User(format!("{source}: {e}")))?;
-    Ok(plan)
+    helper::parse_plan(&text, &file.display().to_string()).map_err(Failure::User)
 }
 
 /// The plan of `project` (and of `agent`'s CLI when given): the one a launch or a turn

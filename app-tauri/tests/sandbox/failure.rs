@@ -1,7 +1,7 @@
 //! Fail-closed: when a plan cannot be enforced, the command does not start and the error says
 //! why.
 
-use super::support::{IDEA, stderr, world};
+use super::support::{helper, stderr, world};
 use idea_infrastructure::sandbox::kernel_abi;
 use std::process::Command;
 
@@ -40,7 +40,7 @@ fn a_plan_that_is_missing_broken_or_relative_starts_nothing() {
     let cases: [(Command, &str); 4] = [
         (
             {
-                let mut c = Command::new(IDEA);
+                let mut c = Command::new(helper());
                 c.args(["sandbox-exec", "--", "sh", "-c", &touch])
                     .env_remove("IDEA_SANDBOX_PLAN");
                 c
@@ -49,7 +49,7 @@ fn a_plan_that_is_missing_broken_or_relative_starts_nothing() {
         ),
         (
             {
-                let mut c = Command::new(IDEA);
+                let mut c = Command::new(helper());
                 c.args(["sandbox-exec", "--", "sh", "-c", &touch])
                     .env("IDEA_SANDBOX_PLAN", "not json");
                 c
@@ -74,7 +74,7 @@ fn a_missing_program_is_127_and_no_command_a_usage_error() {
     }
     let w = world();
     let file = w.plan_file(&w.plan());
-    let out = Command::new(IDEA)
+    let out = Command::new(helper())
         .args(["sandbox-exec", "--plan"])
         .arg(&file)
         .args(["--", "idea-no-such-program-7b1e"])
@@ -82,7 +82,7 @@ fn a_missing_program_is_127_and_no_command_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(127), "{}", stderr(&out));
     assert!(stderr(&out).contains("idea-no-such-program-7b1e"));
-    let none = Command::new(IDEA)
+    let none = Command::new(helper())
         .args(["sandbox-exec", "--plan"])
         .arg(&file)
         .output()

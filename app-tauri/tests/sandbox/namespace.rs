@@ -4,7 +4,7 @@
 //! mounts cannot be undone from inside; the fallback without user namespaces keeps the split
 //! plan and says so; what cannot be set up starts nothing.
 
-use super::support::{IDEA, World, landlock, stderr, stdout, world};
+use super::support::{IDEA, World, helper, landlock, stderr, stdout, world};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Whether this machine lets the helper set up a user and mount namespace; says so loudly
 /// when it does not (the fallback tests still run).
 pub(super) fn namespaces() -> bool {
-    let probe = Command::new(IDEA)
+    let probe = Command::new(helper())
         .args(["sandbox-exec", "--probe"])
         .env_remove("IDEA_SANDBOX_NO_USERNS")
         .output()

@@ -4,12 +4,12 @@
 //! found by the session's marker as outside.
 
 use super::namespace::namespaces;
-use super::support::{IDEA, landlock, world};
+use super::support::{helper, landlock, world};
 use super::wiring::{host, spec};
 use idea_domain::ids::SessionId;
 use idea_domain::sandbox::MountPlan;
 use idea_domain::terminal::TerminalSession;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -53,7 +53,7 @@ fn the_pid_exit_status_and_stop_sweep_are_as_without_namespaces() {
         writable: vec![w.run_dir.clone()],
         private_caches: vec![],
     });
-    let pty = host(Some(PathBuf::from(IDEA)));
+    let pty = host(Some(helper()));
 
     // The pid and the exit status.
     let pid_file = w.project.join("pid");

@@ -1,6 +1,6 @@
 //! Landlock's scopes: no signal and no abstract Unix socket across the sandbox's border.
 
-use super::support::{IDEA, landlock, stderr, stdout, world};
+use super::support::{helper, landlock, stderr, stdout, world};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ fn a_sandboxed_process_cannot_signal_the_owner_or_another_agent() {
     let owner = std::process::id();
     let mut unsandboxed = sleeper();
     // Another agent: sandboxed too, but in a sandbox of its own.
-    let mut other_agent = Command::new(IDEA)
+    let mut other_agent = Command::new(helper())
         .args(["sandbox-exec", "--plan"])
         .arg(w.plan_file(&w.plan()))
         .args(["--", "sleep", "60"])

@@ -11,6 +11,17 @@ use std::process::{Command, Output};
 
 pub const IDEA: &str = env!("CARGO_BIN_EXE_idea");
 
+/// The sandbox helper as IdeA runs it: `idea-sandbox-exec` beside `idea` (the desktop build of
+/// `idea` is threaded and cannot enter a user namespace), else `idea` itself.
+pub fn helper() -> std::path::PathBuf {
+    let beside = std::path::Path::new(IDEA).with_file_name("idea-sandbox-exec");
+    if beside.is_file() {
+        beside
+    } else {
+        IDEA.into()
+    }
+}
+
 pub struct World {
     _dir: WorldDir,
     pub root: PathBuf,
@@ -71,7 +82,7 @@ impl World {
     }
 
     pub fn command(&self, plan_file: &Path, script: &str) -> Command {
-        let mut command = Command::new(IDEA);
+        let mut command = Command::new(helper());
         command
             .args(["sandbox-exec", "--plan"])
             .arg(plan_file)

@@ -1,7 +1,7 @@
 //! The launch paths: a PTY spec or a turn with a plan runs under `idea sandbox-exec`; without
 //! one it runs natively. And `idea sandbox`, `idea doctor` from the command line.
 
-use super::support::{IDEA, World, landlock, stderr, stdout, try_write, unique, world};
+use super::support::{IDEA, World, helper, landlock, stderr, stdout, try_write, unique, world};
 use idea_domain::ids::SessionId;
 use idea_domain::ports::TurnRunner;
 use idea_domain::sandbox::SandboxPlan;
@@ -106,7 +106,7 @@ fn a_pty_spec_whose_plan_cannot_be_enforced_starts_nothing() {
     failing
         .env
         .insert("IDEA_SANDBOX_REQUIRE_ABI".into(), "99".into());
-    match pty_run(&host(Some(PathBuf::from(IDEA))), &failing) {
+    match pty_run(&host(Some(helper())), &failing) {
         Ok((text, exit)) => {
             assert_eq!(exit.code, 125, "{text}");
             assert!(text.contains("sh was not started"), "{text}");
@@ -258,7 +258,7 @@ fn doctor_reports_the_kernels_landlock_abi_and_user_namespaces() {
     let abi = idea_infrastructure::sandbox::kernel_abi();
     assert_eq!(report["landlock"]["abi"].as_u64(), abi.map(u64::from));
     assert_eq!(report["landlock"]["supported"], abi.is_some());
-    let probed = std::process::Command::new(IDEA)
+    let probed = std::process::Command::new(helper())
         .args(["sandbox-exec", "--probe"])
         .env_remove("IDEA_SANDBOX_NO_USERNS")
         .status()

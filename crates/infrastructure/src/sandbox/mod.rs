@@ -19,6 +19,7 @@ mod doctor;
 mod enforce;
 #[cfg(target_os = "linux")]
 mod grant;
+pub mod helper;
 #[cfg(unix)]
 mod host;
 #[cfg(target_os = "linux")]
