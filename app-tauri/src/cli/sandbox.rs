@@ -106,14 +106,7 @@ fn failure(why: helper::HelperFailure) -> Failure {
 }
 
 fn not_started(command: &[OsString], why: &str) -> Failure {
-    let name = command.first().map(|c| c.to_string_lossy().into_owned());
-    Failure::Status(
-        ENFORCEMENT_FAILED,
-        format!(
-            "sandbox: {why}; {} was not started",
-            name.unwrap_or_else(|| "the command".into())
-        ),
-    )
+    failure(helper::not_started(command, why))
 }
 
 fn read_plan(file: &Path) -> Result<SandboxPlan, Failure> {

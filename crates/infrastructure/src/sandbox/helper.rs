@@ -63,7 +63,8 @@ pub fn parse_plan(json: &str, source: &str) -> Result<SandboxPlan, String> {
     Ok(plan)
 }
 
-fn not_started(command: &[OsString], why: &str) -> HelperFailure {
+/// The failure of a command that was not started because of `why`.
+pub fn not_started(command: &[OsString], why: &str) -> HelperFailure {
     let name = command.first().map(|c| c.to_string_lossy().into_owned());
     HelperFailure {
         status: ENFORCEMENT_FAILED,
