@@ -158,7 +158,7 @@ export const rpc = (page, method, params) =>
 
 /** The last `lines` lines of the server's own log files (docs/troubleshooting.md), for a
  *  failure's message. */
-async function serverLogTail(server, lines = 40) {
+export async function serverLogTail(server, lines = 40) {
   try {
     const dir = join(server.userDir, "logs");
     const names = (await readdir(dir)).sort();

@@ -114,6 +114,9 @@ describe("resume prompt", () => {
     // The fake agent answers a line, and its Stop hook makes it idle.
     await cell.locator('[data-testid="terminal"]').click();
     await page.keyboard.type("hello there\n");
+    // Idle after this answer: the agent may still be idle from the line before when the wait
+    // starts (and would then be working on this one when Compact is clicked).
+    await waitUntil(async () => ((await terminalText(page, ada.sessionId)) ?? "").includes("you said: hello there"), "the agent never answered");
     await waitUntil(async () => (await rpc(page, "listSessions")).find((s) => s.sessionId === ada.sessionId)?.state === "idle", "the agent never went idle");
     const item = await compactItem();
     assert.equal(await item.isDisabled(), false, "Compact is not offered to an idle agent");

@@ -108,10 +108,7 @@ async fn attach_terminal(
     })
     .await?;
     state.attachments().record(&deps, session_id, attachment.id);
-    Ok(AttachAnswer {
-        attachment: attachment.id,
-        shared: attachment.shared,
-    })
+    Ok(AttachAnswer::from(attachment))
 }
 
 /// The user typed in this window's terminal (or asked to fit it here): the window leads its

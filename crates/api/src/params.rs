@@ -209,9 +209,24 @@ params! {
         /// This client's attachment id (one per session and client).
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         pub attachment: u64,
-        /// The size the session has for every client now (the replay is drawn at it), and
-        /// which attachment leads it.
+        /// The size the session has for every client now, and which attachment leads it.
         #[serde(flatten)]
         pub shared: SharedSize,
+        /// The size the replay is drawn at: parsed at it, then resized to `size`.
+        pub replay_size: TerminalSize,
+        /// The replay's length in bytes: the first of the output; live output follows.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        pub replay_bytes: u64,
+    }
+}
+
+impl From<idea_application::sessions::Attached> for AttachAnswer {
+    fn from(attached: idea_application::sessions::Attached) -> Self {
+        Self {
+            attachment: attached.id,
+            shared: attached.shared,
+            replay_size: attached.replay_size,
+            replay_bytes: attached.replay_bytes,
+        }
     }
 }

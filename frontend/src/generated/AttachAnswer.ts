@@ -8,7 +8,15 @@ export type AttachAnswer = {
 /**
  * This client's attachment id (one per session and client).
  */
-attachment: number, size: TerminalSize, 
+attachment: number, 
+/**
+ * The size the replay is drawn at: parsed at it, then resized to `size`.
+ */
+replaySize: TerminalSize, 
+/**
+ * The replay's length in bytes: the first of the output; live output follows.
+ */
+replayBytes: number, size: TerminalSize, 
 /**
  * The leading client's attachment; `None` when no client is attached.
  */

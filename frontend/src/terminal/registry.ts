@@ -96,6 +96,15 @@ export class TerminalHandle implements Paced, WebglUser {
   /** This client's attachment id and the session's shared size, once answered. */
   private attachmentId: number | null = null;
   private shared: SharedSize | null = null;
+  /** The attach was answered: output that came before it (the desktop's channel may be
+   *  quicker than the answer) is held until then, since it says the replay's size. */
+  private answered = false;
+  private held: Uint8Array[] = [];
+  /** Bytes of the replay still to come: a size change waits for the end of the replay, which
+   *  was drawn before it. */
+  private replayLeft = 0;
+  /** The session's size once the replay is in (the latest an answer or event gave meanwhile). */
+  private sizeAfterReplay: Size | null = null;
   private readonly sizingListeners = new Set<(sizing: Sizing) => void>();
   private copyTimer: ReturnType<typeof setTimeout> | null = null;
   private running = true;
@@ -160,6 +169,10 @@ export class TerminalHandle implements Paced, WebglUser {
     if (this.everAttached) this.restartOutput();
     this.everAttached = true;
     if (this.nextReplay === "whole") this.thin = false;
+    this.answered = false;
+    this.held = [];
+    this.replayLeft = 0;
+    this.sizeAfterReplay = null;
     this.attachment = attachTerminal(this.sessionId, {
       onBytes: (bytes) => this.receive(bytes),
       // Re-attached after a reconnect: the server draws the terminal again from the start.
@@ -178,6 +191,12 @@ export class TerminalHandle implements Paced, WebglUser {
       onAttached: (answer) => {
         this.attachmentId = answer.attachment;
         if (this.resetOwed) this.resetTimer ??= setTimeout(() => this.writeOwedReset(), RESET_LATEST_MS);
+        // The replay is parsed at the size it was drawn at, then the terminal follows the
+        // session (both in turn with the output, see `resizeTo`).
+        this.resizeTo(answer.replaySize);
+        this.answered = true;
+        this.replayLeft = answer.replayBytes;
+        for (const bytes of this.held.splice(0)) this.receive(bytes);
         this.applyShared(answer);
         this.scheduleFitReport(); // the cell may have changed while the attach was served
       },
@@ -328,7 +347,8 @@ export class TerminalHandle implements Paced, WebglUser {
   applyShared(shared: SharedSize): void {
     if (this.disposed || (this.shared && shared.epoch <= this.shared.epoch)) return;
     this.shared = shared;
-    this.resizeTo(shared.size);
+    if (!this.answered || this.replayLeft > 0) this.sizeAfterReplay = shared.size;
+    else this.resizeTo(shared.size);
   }
 
   private leading(): boolean {
@@ -351,6 +371,10 @@ export class TerminalHandle implements Paced, WebglUser {
     this.resetOwed = true;
     this.shared = null;
     this.attachmentId = null;
+    this.answered = false;
+    this.held = [];
+    this.replayLeft = 0;
+    this.sizeAfterReplay = null;
   }
 
   private writeOwedReset(): void {
@@ -361,9 +385,14 @@ export class TerminalHandle implements Paced, WebglUser {
     pacer.push(this, RESET);
   }
 
+  /** Resizes the terminal once the output received so far is parsed: that output was printed
+   *  for the old size, and the server's model parsed it at that size before resizing. */
   private resizeTo({ rows, cols }: Size): void {
-    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
-    this.showSizing();
+    pacer.after(this, () => {
+      if (this.disposed) return;
+      if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+      this.showSizing();
+    });
   }
 
   private sizing(): Sizing {
@@ -449,6 +478,26 @@ export class TerminalHandle implements Paced, WebglUser {
   /** Output of the current attachment: written at the display's pace. */
   private receive(bytes: Uint8Array): void {
     if (this.disposed) return;
+    if (!this.answered) {
+      this.held.push(bytes);
+      return;
+    }
+    if (this.replayLeft > 0) {
+      // The end of the replay: a size change that waited for it goes between.
+      const replay = bytes.length > this.replayLeft ? bytes.subarray(0, this.replayLeft) : bytes;
+      this.replayLeft -= replay.length;
+      this.paceOutput(replay);
+      if (this.replayLeft > 0) return;
+      const size = this.sizeAfterReplay;
+      this.sizeAfterReplay = null;
+      if (size) this.resizeTo(size);
+      if (replay.length === bytes.length) return;
+      bytes = bytes.subarray(replay.length);
+    }
+    this.paceOutput(bytes);
+  }
+
+  private paceOutput(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
     if (this.thin) {
       if (this.mendTimer) clearTimeout(this.mendTimer);

@@ -11,11 +11,17 @@ use idea_domain::terminal::{OutputSink, ReplayScope, SharedSize, TerminalSize, V
 use idea_domain::{DomainEvent, SessionId};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-/// A client attached to a session: its attachment id, and the size the session has for it.
+/// A client attached to a session: its attachment id, the size the session has for it, and
+/// what its replay is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attached {
     pub id: u64,
     pub shared: SharedSize,
+    /// The size the replay is drawn at: the client parses it at that size, then follows the
+    /// session to `shared`'s (two clients joining at once may leave them different).
+    pub replay_size: TerminalSize,
+    /// The replay's length: the first bytes of the output; live output follows.
+    pub replay_bytes: u64,
 }
 
 /// Attaches a client to a session's output. `size` is the client's cell: when no other client
@@ -40,6 +46,12 @@ pub fn attach(
     // Not held across the attach: the replay waits for the model's parse, and a keystroke of
     // another client must not wait for it. `join` settles a race of two attaches.
     let drawn = viewers(&entry).size_for_newcomer(size);
+    tracing::debug!(
+        session = %id,
+        rows = drawn.rows,
+        cols = drawn.cols,
+        "terminal attached"
+    );
     let terminal = Arc::clone(&entry.terminal);
     // The adapter may call the sink with live output before we hold the replay: queue those
     // batches until the replay has gone through the sink.
@@ -75,6 +87,8 @@ pub fn attach(
     Ok(Attached {
         id: attachment.id,
         shared,
+        replay_size: drawn,
+        replay_bytes: attachment.replay.len() as u64,
     })
 }
 
@@ -155,6 +169,14 @@ fn change_from(
     let shared = viewers.shared();
     // An exited session refuses the resize: it keeps its last screen.
     if shared.size != before {
+        tracing::debug!(
+            session = %entry.info.session_id,
+            rows = shared.size.rows,
+            cols = shared.size.cols,
+            lead = ?shared.lead,
+            epoch = shared.epoch,
+            "terminal resized"
+        );
         let _ = entry.terminal.resize(shared.size);
     }
     deps.publish(DomainEvent::TerminalResized {

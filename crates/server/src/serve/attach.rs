@@ -123,11 +123,8 @@ impl Attach {
         let answer = match sessions::attach(&deps, session, sink, size, scope) {
             Ok(attachment) => {
                 lock(&attachments).record(&deps, session, attachment.id);
-                serde_json::to_value(AttachAnswer {
-                    attachment: attachment.id,
-                    shared: attachment.shared,
-                })
-                .map_err(|e| RpcError::internal(e.to_string()))
+                serde_json::to_value(AttachAnswer::from(attachment))
+                    .map_err(|e| RpcError::internal(e.to_string()))
             }
             Err(e) => Err(RpcError::from_wire(e.to_wire())),
         };

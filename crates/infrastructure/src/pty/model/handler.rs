@@ -96,6 +96,17 @@ impl Handler for Noted<'_> {
         self.term.set_scrolling_region(top, bottom);
     }
 
+    /// A tab moves the cursor as xterm.js's does: it writes nothing (`Term` would mark the cell
+    /// it leaves with a tab character, which a replay would print as a jump to a stop that a
+    /// reflow has since moved), and while a wrap is pending it does nothing (`Term` would break
+    /// the line).
+    fn put_tab(&mut self, count: u16) {
+        self.notes.other_calls += 1;
+        if !self.term.grid().cursor.input_needs_wrap {
+            self.term.move_forward_tabs(count);
+        }
+    }
+
     fn reset_state(&mut self) {
         self.notes.other_calls += 1;
         self.notes.region_is_screen = true;
@@ -118,7 +129,6 @@ impl Handler for Noted<'_> {
         move_backward(a0: usize);
         move_down_and_cr(a0: usize);
         move_up_and_cr(a0: usize);
-        put_tab(a0: u16);
         backspace();
         carriage_return();
         linefeed();

@@ -12,9 +12,6 @@ use alacritty_terminal::term::cell::{Cell, Flags, Hyperlink};
 use alacritty_terminal::term::{Term, TermMode};
 use std::io::Write;
 
-/// Tab stops the replay relies on: the default ones (a program's own are not kept).
-const TAB_WIDTH: usize = 8;
-
 /// How much of the model a replay draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Scope {
@@ -162,13 +159,13 @@ impl Writer {
                 continue;
             }
             self.move_to(col);
-            self.print(cell, cols);
+            self.print(cell);
         }
         wrapped
     }
 
     /// Prints one cell with its look; tracks where the receiving cursor goes.
-    fn print(&mut self, cell: &Cell, cols: usize) {
+    fn print(&mut self, cell: &Cell) {
         let pen = Pen::of(cell);
         if pen != self.pen {
             pen.write(&mut self.bytes);
@@ -186,9 +183,7 @@ impl Writer {
             self.bytes
                 .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
-        self.at = if cell.c == '\t' {
-            ((self.at / TAB_WIDTH + 1) * TAB_WIDTH).min(cols - 1)
-        } else if cell.flags.contains(Flags::WIDE_CHAR) {
+        self.at = if cell.flags.contains(Flags::WIDE_CHAR) {
             self.at + 2
         } else {
             self.at + 1
@@ -252,7 +247,7 @@ impl Writer {
             }
             self.goto(line, Column(col));
             self.at = col;
-            self.print(&row[Column(col)], cols);
+            self.print(&row[Column(col)]);
         } else {
             self.goto(line, Column(col));
         }

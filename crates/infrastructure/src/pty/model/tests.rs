@@ -352,6 +352,34 @@ fn a_continuation_row_starting_blank_or_erased_stays_a_continuation() {
     );
 }
 
+/// `ls` aligns its columns with tabs. After a reflow a tab's cell sits elsewhere relative to the
+/// tab stops, here in the last column of a wrapped row: the replay must print the blanks the
+/// tab left, not a tab (which would jump to another stop, or not wrap at all, and shift the rest
+/// of the line left). Found by the browser replay test after `ls` output was narrowed.
+#[test]
+fn a_tab_reflowed_to_another_column_replays_as_the_blanks_it_left() {
+    for cols in [11, 12, 13, 7] {
+        let mut m = roomy(6, 30);
+        m.feed(b"0123456789\tX\r\nbin\tetc\t\tlib64\r\n$ ");
+        m.resize(TerminalSize { rows: 6, cols });
+        let copy = assert_round_trip(&mut m);
+        assert_eq!(
+            logical_lines(&copy),
+            ["0123456789      X", "bin     etc             lib64", "$"],
+            "at {cols} columns"
+        );
+    }
+}
+
+/// xterm.js ignores a tab while a wrap is pending (the cursor stays past the last column);
+/// alacritty's `Term` would break the line there.
+#[test]
+fn a_tab_with_a_wrap_pending_changes_nothing_as_in_xterm() {
+    let mut m = model(4, 8);
+    m.feed(b"01234567\t\tX");
+    assert_eq!(logical_lines(&m), ["01234567X"]);
+}
+
 #[test]
 fn narrowing_without_scrollback_fills_the_rows_below_the_cursor_first_as_xterm_does() {
     let mut m = model(10, 20);
@@ -427,6 +455,19 @@ fn the_notes_pass_every_call_on_to_the_terminal() {
     for piece in output.chunks(7) {
         noted.feed(piece);
         bare.parser.advance(&mut bare.term, piece);
+    }
+    // The one call changed on purpose: a tab leaves blanks where `Term` writes a tab character
+    // (and no tab here comes with a wrap pending).
+    let grid = bare.term.grid_mut();
+    let mut line = grid.topmost_line();
+    while line <= grid.bottommost_line() {
+        for col in 0..grid.columns() {
+            let cell = &mut grid[line][Column(col)];
+            if cell.c == '\t' {
+                cell.c = ' ';
+            }
+        }
+        line += 1;
     }
     // What a call left out would change: the grid, modes, title and pen, the character sets,
     // and so the replay.
