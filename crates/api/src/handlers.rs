@@ -10,6 +10,7 @@ use idea_application::permissions::{self, PermissionEdit, PermissionsView};
 use idea_application::resumes;
 use idea_application::sessions::{self, LaunchAgent};
 use idea_application::{AppResult, Deps};
+use idea_domain::handoff::Handoff;
 use idea_domain::layout::{Layouts, NamedLayout, Side};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::permissions::RuleChange;
@@ -65,6 +66,24 @@ pub(crate) fn update_agent_context(deps: &Deps, p: UpdateAgentContextParams) -> 
 
 pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
     agents::delete(deps, p.agent_id)
+}
+
+pub(crate) fn draft_handoff(deps: &Deps, p: AgentParams) -> AppResult<Handoff> {
+    agents::draft_handoff(deps, p.agent_id)
+}
+
+pub(crate) fn change_agent_profile(
+    deps: &Deps,
+    p: ChangeAgentProfileParams,
+) -> AppResult<agents::ProfileChanged> {
+    agents::change_agent_profile(
+        deps,
+        agents::ChangeAgentProfile {
+            agent_id: p.agent_id,
+            profile_id: p.profile_id,
+            handoff: p.handoff,
+        },
+    )
 }
 
 pub(crate) fn list_resumable_agents(

@@ -5,9 +5,11 @@
 
 use crate::handlers as h;
 use crate::params::*;
+use idea_application::agents::ProfileChanged;
 use idea_application::agents::templates::PersonaTemplate;
 use idea_application::permissions::PermissionsView;
 use idea_application::sessions::ResumableAgent;
+use idea_domain::handoff::Handoff;
 use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
@@ -41,6 +43,17 @@ methods! {
     /// Deletes an agent (its persona file is kept); refused while it runs.
     DeleteAgent = "deleteAgent" Writes (AgentParams) -> Agent,
         errors [AgentNotFound, AgentRunning, CorruptFile, NewerSchema, IoError, UnsafePath] => h::delete_agent;
+    /// What an agent would be handed if it moved to another engine now (its first ask, its
+    /// newest exchanges from its CLI's saved conversation, the uncommitted changes): the user
+    /// edits it before `changeAgentProfile`.
+    DraftHandoff = "draftHandoff" Reads (AgentParams) -> Handoff,
+        errors [AgentNotFound, ProfileNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::draft_handoff;
+    /// Moves an agent to another profile (engine), keeping its conversation with the user and
+    /// handing the new engine `handoff` (drafted when absent); a live agent is relaunched in
+    /// its cell on the new engine.
+    ChangeAgentProfile = "changeAgentProfile" Writes (ChangeAgentProfileParams) -> ProfileChanged,
+        errors [AgentNotFound, ProfileNotFound, InvalidParams, CommandNotFound, AgentBusy, InvalidProfile,
+                SpawnFailed, SandboxFailed, CorruptFile, NewerSchema, IoError, UnsafePath] => h::change_agent_profile;
     /// Every layout and which one is active.
     GetLayouts = "getLayouts" Reads (()) -> Layouts,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_layouts;

@@ -2,6 +2,7 @@
 //! params are one domain value takes that value itself (`CellRef`, …).
 
 use idea_domain::agent_state::HookEvent;
+use idea_domain::handoff::Handoff;
 use idea_domain::layout::{Direction, Side};
 use idea_domain::permissions::RuleKind;
 use idea_domain::ports::ProfileProblem;
@@ -33,6 +34,15 @@ params! {
 
     pub struct AgentParams {
         pub agent_id: AgentId,
+    }
+
+    pub struct ChangeAgentProfileParams {
+        pub agent_id: AgentId,
+        pub profile_id: ProfileId,
+        /// What to hand the new engine; drafted from the conversation when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub handoff: Option<Handoff>,
     }
 
     pub struct UpdateAgentContextParams {

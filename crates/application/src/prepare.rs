@@ -8,6 +8,7 @@ use idea_domain::Agent;
 use idea_domain::agent_state::{HookBridge, hook_handoff, with_settings_hooks};
 use idea_domain::convention::{ConventionInputs, compose_convention_file};
 use idea_domain::filedrop::file_drop_guide;
+use idea_domain::handoff::Handoff;
 use idea_domain::invocation::seed_plan;
 use idea_domain::mcp_handoff::{BridgeCommand, McpHandoff, mcp_guide, mcp_handoff};
 use idea_domain::profile::AgentProfile;
@@ -196,6 +197,7 @@ pub(crate) fn write_context_files(
         .read_persona(&start.agent.md_path)?
         .unwrap_or_default();
     let project_context = deps.store.read_project_context()?;
+    let handoff = handoff_for(deps, start);
     let root = start.project_root;
     let text = compose_convention_file(&ConventionInputs {
         agent_name: start.agent.name.as_str(),
@@ -207,7 +209,22 @@ pub(crate) fn write_context_files(
         skills: &[],
         memory: &[],
         memory_token_budget: MEMORY_TOKEN_BUDGET,
-        handoff: None,
+        handoff: handoff.as_ref(),
     });
     Ok(deps.store.write_generated(file, &text)?)
+}
+
+/// The handoff written when the agent moved to the engine it starts on now
+/// ([`crate::agents::change_agent_profile`]); one written for another engine, or unreadable,
+/// counts as none (the agent still starts).
+fn handoff_for(deps: &Deps, start: &AgentStart<'_>) -> Option<Handoff> {
+    let agent = start.agent.agent_id;
+    match deps.store.load_handoff(crate::pair::user_pair(agent)) {
+        Ok(Some(stored)) if stored.for_profile == start.profile.id => Some(stored.handoff),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(%agent, error = &e as &dyn std::error::Error, "the handoff could not be read: the agent starts without it");
+            None
+        }
+    }
 }

@@ -11,12 +11,7 @@ use std::path::Path;
 /// tokenizer (a budget, not an exact count).
 const CHARS_PER_TOKEN: usize = 4;
 
-/// A conversation's handoff, re-injected when a cell resumes (`handoff.json`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Handoff {
-    pub objective: String,
-    pub summary: String,
-}
+pub use crate::handoff::Handoff;
 
 /// Everything the convention file is made of. Empty parts are left out entirely.
 #[derive(Debug, Clone, Copy)]

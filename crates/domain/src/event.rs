@@ -18,6 +18,12 @@ pub enum DomainEvent {
     AgentContextUpdated { agent_id: AgentId },
     #[serde(rename_all = "camelCase")]
     AgentDeleted { agent_id: AgentId },
+    /// The agent runs on another profile (engine) from now on.
+    #[serde(rename_all = "camelCase")]
+    AgentProfileChanged {
+        agent_id: AgentId,
+        profile_id: crate::ProfileId,
+    },
     #[serde(rename_all = "camelCase")]
     LayoutsChanged { active: LayoutId },
     #[serde(rename_all = "camelCase")]

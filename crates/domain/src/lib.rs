@@ -7,6 +7,7 @@ pub mod convention;
 pub mod conversation;
 pub mod event;
 pub mod filedrop;
+pub mod handoff;
 pub mod ids;
 pub mod invocation;
 pub mod layout;

@@ -137,6 +137,24 @@ pub trait ProjectStore: Send + Sync {
         id: ConversationId,
         providers: &ConversationProviders,
     ) -> Result<(), StoreError>;
+    /// `.ideai/conversations/<id>/handoff.json`; absent is `None`.
+    ///
+    /// # Errors
+    /// Corrupt or newer files, a link, I/O failure.
+    fn load_handoff(
+        &self,
+        id: ConversationId,
+    ) -> Result<Option<crate::handoff::StoredHandoff>, StoreError>;
+    /// # Errors
+    /// A link in the way, I/O failure.
+    fn save_handoff(
+        &self,
+        id: ConversationId,
+        handoff: &crate::handoff::StoredHandoff,
+    ) -> Result<(), StoreError>;
+    /// What changed in the project's working tree since its last commit (`git diff --stat
+    /// HEAD`), bounded; `None` outside a git repository or when git fails.
+    fn work_in_progress(&self) -> Option<String>;
 }
 
 /// What [`ProjectStore::seed_file`] did.
@@ -173,6 +191,9 @@ pub trait CliHomes: Send + Sync {
     /// API key), in a sentence that says how to fix it; `None` when it looks ready. `env` is
     /// what the launch adds to the inherited environment.
     fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String>;
+    /// The messages of conversation `id` as the CLI saved them (text only, oldest first, from
+    /// the end of a huge file); empty when it saved none IdeA can read.
+    fn exchanges(&self, home: CliHome, cwd: &Path, id: &str) -> Vec<crate::handoff::Exchange>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

@@ -1,9 +1,13 @@
-//! Agent use cases: create (scratch, template), list, read/update persona, delete.
+//! Agent use cases: create (scratch, template), list, read/update persona, delete, and move to
+//! another engine ([`engine`]).
 //!
 //! The manifest is always written first, then the `.md`: a crash in between leaves an agent
 //! whose persona reads as empty, never a persona file no agent points to.
 
+mod engine;
 pub mod templates;
+
+pub use engine::{ChangeAgentProfile, ProfileChanged, change_agent_profile, draft_handoff};
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};

@@ -1,5 +1,6 @@
 mod agents;
 mod ask;
+mod engine;
 mod filedrop;
 mod filesystem;
 mod layouts;

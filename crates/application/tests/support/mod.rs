@@ -36,6 +36,9 @@ pub struct MemoryStore {
     pub generated: Mutex<HashMap<PathBuf, String>>,
     pub providers: Mutex<HashMap<idea_domain::ConversationId, ConversationProviders>>,
     pub resumes: Mutex<Option<idea_domain::resume::Resumes>>,
+    pub handoffs: Mutex<HashMap<idea_domain::ConversationId, idea_domain::handoff::StoredHandoff>>,
+    /// What `git diff --stat` says of the project.
+    pub work_in_progress: Mutex<Option<String>>,
 }
 
 impl MemoryStore {
@@ -154,6 +157,24 @@ impl ProjectStore for MemoryStore {
         self.providers.lock().unwrap().insert(id, providers.clone());
         Ok(())
     }
+    fn load_handoff(
+        &self,
+        id: idea_domain::ConversationId,
+    ) -> Result<Option<idea_domain::handoff::StoredHandoff>, StoreError> {
+        Ok(self.handoffs.lock().unwrap().get(&id).cloned())
+    }
+    fn save_handoff(
+        &self,
+        id: idea_domain::ConversationId,
+        handoff: &idea_domain::handoff::StoredHandoff,
+    ) -> Result<(), StoreError> {
+        self.check_write()?;
+        self.handoffs.lock().unwrap().insert(id, handoff.clone());
+        Ok(())
+    }
+    fn work_in_progress(&self) -> Option<String> {
+        self.work_in_progress.lock().unwrap().clone()
+    }
 }
 
 /// Plain profiles: `shell`; `fake` (takes and resumes ids; IdeA cannot see its saved
@@ -228,6 +249,8 @@ pub struct FakeCliHomes {
     /// Saved conversations: (cwd, id).
     pub saved: Mutex<Vec<(PathBuf, String)>>,
     pub setup_problem: Mutex<Option<String>>,
+    /// The messages of each saved conversation, by id.
+    pub exchanges: Mutex<HashMap<String, Vec<idea_domain::handoff::Exchange>>>,
 }
 
 impl FakeCliHomes {
@@ -284,6 +307,19 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
         _env: &std::collections::BTreeMap<String, String>,
     ) -> Option<String> {
         self.setup_problem.lock().unwrap().clone()
+    }
+    fn exchanges(
+        &self,
+        _home: CliHome,
+        _cwd: &std::path::Path,
+        id: &str,
+    ) -> Vec<idea_domain::handoff::Exchange> {
+        self.exchanges
+            .lock()
+            .unwrap()
+            .get(id)
+            .cloned()
+            .unwrap_or_default()
     }
 }
 

@@ -23,6 +23,43 @@ pub(super) fn claude_has(claude_dir: &Path, id: &str) -> bool {
         .any(|project| is_non_empty_file(&project.join(&file)))
 }
 
+/// Claude Code's transcript of conversation `id`, in whichever project folder it is.
+pub(super) fn claude_file(claude_dir: &Path, id: &str) -> Option<PathBuf> {
+    if !is_plain_id(id) {
+        return None;
+    }
+    let file = format!("{id}.jsonl");
+    sub_dirs(&claude_dir.join("projects"))
+        .into_iter()
+        .map(|project| project.join(&file))
+        .find(|path| is_non_empty_file(path))
+}
+
+/// Codex's rollout of thread `id`, wherever it started.
+pub(super) fn codex_file(codex_home: &Path, id: &str) -> Option<PathBuf> {
+    if !is_plain_id(id) {
+        return None;
+    }
+    codex_rollouts(codex_home).find(|file| rollout_id(file).as_deref() == Some(id))
+}
+
+/// Gemini CLI's session file of `id`, in `cwd`'s folder (see [`gemini`]).
+pub(super) fn gemini_file(gemini_dir: &Path, cwd: &Path, id: &str) -> Option<PathBuf> {
+    if !is_plain_id(id) {
+        return None;
+    }
+    let slug = gemini_slug(gemini_dir, cwd)?;
+    let suffix = format!("-{}.jsonl", id.get(..8).unwrap_or(id));
+    files(&gemini_dir.join("tmp").join(slug).join("chats"))
+        .into_iter()
+        .filter(|file| {
+            file.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("session-") && n.ends_with(&suffix))
+        })
+        .find(|file| gemini_session(file, id) == Some(true))
+}
+
 /// A Codex rollout `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` whose first line (the
 /// session's metadata) records `cwd`: the thread is this agent's.
 pub(super) fn codex_has(codex_home: &Path, cwd: &Path, id: &str) -> bool {

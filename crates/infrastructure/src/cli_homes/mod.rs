@@ -2,12 +2,15 @@
 //! - [`trust`]: the folders each CLI trusts (IdeA adds every folder it hands an agent, so a new
 //!   agent does not stop on a trust screen; everything else in those files is kept);
 //! - [`conversations`]: the conversations each CLI saved (a cell resumes only one that exists);
-//! - [`setup`]: whether the CLI was set up for this user (onboarding, login, API key).
+//! - [`setup`]: whether the CLI was set up for this user (onboarding, login, API key);
+//! - [`transcripts`]: the text of a saved conversation, for a handoff to another engine.
 
 mod conversations;
 mod setup;
+mod transcripts;
 mod trust;
 
+use idea_domain::handoff::Exchange;
 use idea_domain::invocation::SavedConversation;
 use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
 use idea_domain::profile::CliHome;
@@ -92,6 +95,18 @@ impl CliHomes for FsCliHomes {
             // These take IdeA's ids: the cell remembers which one is the agent's.
             CliHome::ClaudeCode | CliHome::Gemini => None,
         }
+    }
+
+    fn exchanges(&self, home: CliHome, cwd: &Path, id: &str) -> Vec<Exchange> {
+        let found = match home {
+            CliHome::ClaudeCode => conversations::claude_file(&self.claude_dir, id)
+                .map(|file| (file, transcripts::Format::Claude)),
+            CliHome::Codex => conversations::codex_file(&self.codex_home, id)
+                .map(|file| (file, transcripts::Format::Codex)),
+            CliHome::Gemini => conversations::gemini_file(&self.gemini_dir, cwd, id)
+                .map(|file| (file, transcripts::Format::Gemini)),
+        };
+        found.map_or_else(Vec::new, |(file, format)| transcripts::read(&file, format))
     }
 
     fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String> {

@@ -5,6 +5,7 @@
 //! repository's `.ideai/` is untrusted: nothing here follows a link out of it ([`confine`]).
 
 pub(crate) mod confine;
+mod git;
 mod permissions;
 mod seeds;
 mod sweep;
@@ -12,6 +13,7 @@ mod versioned;
 
 use confine::{io_error, refuse_link};
 use idea_domain::conversation::{ConversationProviders, PROVIDERS_VERSION};
+use idea_domain::handoff::{HANDOFF_VERSION, StoredHandoff};
 use idea_domain::layout::{LAYOUTS_VERSION, Layouts};
 use idea_domain::manifest::{AgentManifest, MANIFEST_VERSION, is_valid_md_path};
 use idea_domain::ports::{ProjectStore, SeedOutcome, StoreError};
@@ -243,11 +245,29 @@ impl ProjectStore for FsProjectStore {
         let path = self.file(&providers_file(id));
         self.write(&path, &to_pretty_json(providers, &path)?)
     }
+
+    fn load_handoff(&self, id: ConversationId) -> Result<Option<StoredHandoff>, StoreError> {
+        self.load::<StoredHandoff>(&handoff_file(id), HANDOFF_VERSION, |_| Ok(()))
+    }
+
+    fn save_handoff(&self, id: ConversationId, handoff: &StoredHandoff) -> Result<(), StoreError> {
+        let path = self.file(&handoff_file(id));
+        self.write(&path, &to_pretty_json(handoff, &path)?)
+    }
+
+    fn work_in_progress(&self) -> Option<String> {
+        git::diff_stat(&self.root)
+    }
 }
 
 /// A conversation's provider ids, relative to `.ideai/`.
 fn providers_file(id: ConversationId) -> String {
     format!("conversations/{id}/providers.json")
+}
+
+/// A conversation's handoff, relative to `.ideai/`.
+fn handoff_file(id: ConversationId) -> String {
+    format!("conversations/{id}/handoff.json")
 }
 
 #[cfg(test)]
