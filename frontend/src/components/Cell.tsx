@@ -14,6 +14,7 @@ import { AgentPicker } from "./AgentPicker";
 import { CellHeader } from "./CellHeader";
 import { ChatView } from "./ChatView";
 import { DropOverlay } from "./DropOverlay";
+import { EngineDialog } from "./EngineDialog";
 import { ErrorNotice } from "./ErrorNotice";
 import { LimitNote } from "./LimitNote";
 import { SearchBar } from "./SearchBar";
@@ -34,6 +35,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const body = useRef<HTMLDivElement>(null);
   const [picking, setPicking] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  const [changingEngine, setChangingEngine] = useState(false);
   // The agent this cell chats with (a JSON-mode session), kept in this cell's state only.
   const [chatWith, setChatWith] = useState<string | null>(null);
   const chatAgent = chatWith ? data.agentsById.get(chatWith) : undefined;
@@ -137,6 +139,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         drag={drag.handle}
         onRestart={() => void actions.restart()}
         onCompact={agent && data.profilesById.get(agent.profileId)?.home ? () => void actions.compact() : undefined}
+        onChangeEngine={agent ? () => setChangingEngine(true) : undefined}
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
         onClose={() => void actions.close()}
@@ -145,6 +148,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onPick={() => setPicking((p) => !p)}
         switcher={switcher}
       />
+      {changingEngine && agent && <EngineDialog agent={agent} onClose={() => setChangingEngine(false)} />}
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
       {agent && (session?.state === "usageLimited" || resume) && (
         <LimitNote agentId={agent.agentId} limit={session?.usageLimit} resume={resume} />

@@ -30,6 +30,8 @@ interface Props {
   onRestart(): void;
   /** Compacts the agent's conversation with its CLI's own command (an agent whose CLI has one). */
   onCompact?(): void;
+  /** Moves the cell's agent to another engine, with a handoff (a cell showing an agent). */
+  onChangeEngine?(): void;
   onStop(): void;
   onSplit(direction: Direction): void;
   onClose(): void;
@@ -215,6 +217,17 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
       disabled: busy !== null || !idle,
       priority: 9,
       run: props.onCompact,
+    });
+  }
+  if (props.onChangeEngine) {
+    actions.push({
+      id: "cell-engine",
+      text: "Engine…",
+      label: "Change engine…",
+      title: "Move this agent to another engine (CLI), with a handoff of where it stands",
+      disabled: busy !== null,
+      priority: 10,
+      run: props.onChangeEngine,
     });
   }
   actions.push(

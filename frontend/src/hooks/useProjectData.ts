@@ -65,7 +65,7 @@ export function useProjectData(epoch: number): ProjectData {
   }, [epoch, refreshAgents]);
 
   useDomainEvent((event) => {
-    if (event.type === "agentCreated" || event.type === "agentDeleted") {
+    if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged") {
       refreshAgents();
     }
   });
