@@ -20,6 +20,14 @@ const profiles = () => [
   { id: "fake-b", name: "Fake Codex", command: FAKE_AGENT, contextInjection: { kind: "conventionFile", target: "AGENTS.md" } },
 ];
 
+/** Runs a cell header action: its button, or its item in the overflow menu of a narrow header. */
+async function openAction(cell, action) {
+  const button = cell.locator(`[data-testid="${action}"]`);
+  if (await button.count()) return button.click();
+  await cell.locator('[data-testid="cell-more"]').click();
+  await cell.locator(`[data-testid="cell-menu-item"][data-action="${action}"]`).click();
+}
+
 describe("change engine", () => {
   let server;
   let browser;
@@ -52,12 +60,7 @@ describe("change engine", () => {
     await page.keyboard.type("the parser is done\n");
     await waitUntil(async () => ((await terminalText(page, first.sessionId)) ?? "").includes("you said: the parser is done"), "Ada never answered");
 
-    const button = cell.locator('[data-testid="cell-engine"]');
-    if (await button.count()) await button.click();
-    else {
-      await cell.locator('[data-testid="cell-more"]').click();
-      await cell.locator('[data-testid="cell-menu-item"][data-action="cell-engine"]').click();
-    }
+    await openAction(cell, "cell-engine");
     const dialog = page.locator('[data-testid="engine-dialog"]');
     await dialog.waitFor();
     assert.equal(await dialog.evaluate((e) => getComputedStyle(e).flexDirection), "column", "the dialog has no layout");
@@ -85,6 +88,25 @@ describe("change engine", () => {
     assert.match(convention, /# Conversation resume/);
     assert.match(convention, /Ship the --json flag/);
     assert.match(convention, /the output is next/);
+  });
+
+  it("sets what happens at a usage limit: a failover to another engine", async () => {
+    const [ada] = await rpc(page, "listAgents");
+    const nodeId = (await cells(page))[0].nodeId;
+    const cell = page.locator(`[data-testid="cell"][data-node-id="${nodeId}"]`);
+    await openAction(cell, "cell-limit-policy");
+    const dialog = page.locator('[data-testid="limit-policy-dialog"]');
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('[data-testid="limit-policy"]').inputValue(), "wait", "waiting is the default");
+    await dialog.locator('[data-testid="limit-policy"]').selectOption("failOver:fake");
+    await dialog.locator('[data-testid="limit-policy-save"]').click();
+    await dialog.waitFor({ state: "detached" });
+    const saved = (await rpc(page, "listAgents")).find((a) => a.agentId === ada.agentId);
+    assert.deepEqual(saved.onLimit, { kind: "failOver", profileId: "fake" });
+    // Shown again, the dialog says what was saved.
+    await openAction(cell, "cell-limit-policy");
+    await waitUntil(async () => (await dialog.locator('[data-testid="limit-policy"]').inputValue()) === "failOver:fake", "the saved policy is not shown");
+    await dialog.locator('[data-testid="limit-policy-cancel"]').click();
     assert.deepEqual(pageErrors, []);
   });
 });

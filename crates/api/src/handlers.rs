@@ -68,6 +68,10 @@ pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
     agents::delete(deps, p.agent_id)
 }
 
+pub(crate) fn set_limit_policy(deps: &Deps, p: SetLimitPolicyParams) -> AppResult<Agent> {
+    agents::set_limit_policy(deps, p.agent_id, p.policy)
+}
+
 pub(crate) fn draft_handoff(deps: &Deps, p: AgentParams) -> AppResult<Handoff> {
     agents::draft_handoff(deps, p.agent_id)
 }

@@ -54,6 +54,10 @@ methods! {
     ChangeAgentProfile = "changeAgentProfile" Writes (ChangeAgentProfileParams) -> ProfileChanged,
         errors [AgentNotFound, ProfileNotFound, InvalidParams, CommandNotFound, AgentBusy, InvalidProfile,
                 SpawnFailed, SandboxFailed, CorruptFile, NewerSchema, IoError, UnsafePath] => h::change_agent_profile;
+    /// What IdeA does when the agent hits a usage limit: wait for the reset (the default),
+    /// fail over at once to another profile with a handoff, or nothing.
+    SetLimitPolicy = "setLimitPolicy" Writes (SetLimitPolicyParams) -> Agent,
+        errors [AgentNotFound, ProfileNotFound, InvalidParams, CorruptFile, NewerSchema, IoError, UnsafePath] => h::set_limit_policy;
     /// Every layout and which one is active.
     GetLayouts = "getLayouts" Reads (()) -> Layouts,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_layouts;

@@ -1,6 +1,7 @@
 //! The params of each method, and the results that exist only on the wire. A method whose
 //! params are one domain value takes that value itself (`CellRef`, …).
 
+use idea_domain::agent::LimitPolicy;
 use idea_domain::agent_state::HookEvent;
 use idea_domain::handoff::Handoff;
 use idea_domain::layout::{Direction, Side};
@@ -34,6 +35,11 @@ params! {
 
     pub struct AgentParams {
         pub agent_id: AgentId,
+    }
+
+    pub struct SetLimitPolicyParams {
+        pub agent_id: AgentId,
+        pub policy: LimitPolicy,
     }
 
     pub struct ChangeAgentProfileParams {

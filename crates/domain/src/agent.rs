@@ -182,6 +182,29 @@ pub enum AgentOrigin {
     },
 }
 
+/// What IdeA does when the agent's provider stops it at a usage limit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum LimitPolicy {
+    /// Continue it on the same engine once the limit resets.
+    #[default]
+    Wait,
+    /// Move it to another profile at once, with a handoff; a limit there too falls back to
+    /// waiting.
+    #[serde(rename_all = "camelCase")]
+    FailOver { profile_id: ProfileId },
+    /// Leave it to the user.
+    Nothing,
+}
+
+impl LimitPolicy {
+    #[must_use]
+    pub fn is_wait(&self) -> bool {
+        *self == Self::Wait
+    }
+}
+
 /// One agent as the manifest records it. The persona lives in the `.md` at `md_path`
 /// (relative to `.ideai/`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -196,6 +219,10 @@ pub struct Agent {
     pub origin: AgentOrigin,
     #[serde(default)]
     pub skills: Vec<SkillRef>,
+    /// At a usage limit: wait (the default, not written), fail over, or nothing.
+    #[serde(default, skip_serializing_if = "LimitPolicy::is_wait")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<LimitPolicy>", optional))]
+    pub on_limit: LimitPolicy,
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub enum DomainEvent {
     AgentContextUpdated { agent_id: AgentId },
     #[serde(rename_all = "camelCase")]
     AgentDeleted { agent_id: AgentId },
+    /// An agent's settings changed (what it does at a usage limit).
+    #[serde(rename_all = "camelCase")]
+    AgentSettingsChanged { agent_id: AgentId },
     /// The agent runs on another profile (engine) from now on.
     #[serde(rename_all = "camelCase")]
     AgentProfileChanged {

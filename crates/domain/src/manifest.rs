@@ -169,6 +169,7 @@ mod tests {
             profile_id: ProfileId::new("shell"),
             origin: AgentOrigin::Scratch,
             skills: vec![],
+            on_limit: Default::default(),
         }
     }
 

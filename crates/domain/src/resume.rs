@@ -11,6 +11,11 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_NUDGE: &str = "Your usage limit has reset. Continue the task you were \
 working on when the limit was reached; do not repeat work that is already complete.";
 
+/// Typed to an agent that failed over to another engine at a usage limit, once it is idle there.
+pub const FAILOVER_NUDGE: &str = "Your previous engine hit its usage limit, so you continue \
+on this one. Read the conversation resume in your instructions and continue the task from \
+there; do not repeat work that is already complete.";
+
 /// The version of `resumes.json` this build writes.
 pub const RESUMES_VERSION: u32 = 1;
 

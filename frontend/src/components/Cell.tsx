@@ -15,6 +15,7 @@ import { CellHeader } from "./CellHeader";
 import { ChatView } from "./ChatView";
 import { DropOverlay } from "./DropOverlay";
 import { EngineDialog } from "./EngineDialog";
+import { LimitPolicyDialog } from "./LimitPolicyDialog";
 import { ErrorNotice } from "./ErrorNotice";
 import { LimitNote } from "./LimitNote";
 import { SearchBar } from "./SearchBar";
@@ -36,6 +37,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
   const [picking, setPicking] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const [changingEngine, setChangingEngine] = useState(false);
+  const [settingPolicy, setSettingPolicy] = useState(false);
   // The agent this cell chats with (a JSON-mode session), kept in this cell's state only.
   const [chatWith, setChatWith] = useState<string | null>(null);
   const chatAgent = chatWith ? data.agentsById.get(chatWith) : undefined;
@@ -140,6 +142,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         onRestart={() => void actions.restart()}
         onCompact={agent && data.profilesById.get(agent.profileId)?.home ? () => void actions.compact() : undefined}
         onChangeEngine={agent ? () => setChangingEngine(true) : undefined}
+        onLimitPolicy={agent ? () => setSettingPolicy(true) : undefined}
         onStop={() => void actions.stop()}
         onSplit={(direction) => void actions.split(direction)}
         onClose={() => void actions.close()}
@@ -149,6 +152,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
         switcher={switcher}
       />
       {changingEngine && agent && <EngineDialog agent={agent} onClose={() => setChangingEngine(false)} />}
+      {settingPolicy && agent && <LimitPolicyDialog agent={agent} onClose={() => setSettingPolicy(false)} />}
       {actions.error !== null && <ErrorNotice error={actions.error} onDismiss={actions.clearError} testId="cell-error" />}
       {agent && (session?.state === "usageLimited" || resume) && (
         <LimitNote agentId={agent.agentId} limit={session?.usageLimit} resume={resume} />

@@ -32,6 +32,8 @@ interface Props {
   onCompact?(): void;
   /** Moves the cell's agent to another engine, with a handoff (a cell showing an agent). */
   onChangeEngine?(): void;
+  /** Says what IdeA does when the cell's agent hits a usage limit. */
+  onLimitPolicy?(): void;
   onStop(): void;
   onSplit(direction: Direction): void;
   onClose(): void;
@@ -228,6 +230,16 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
       disabled: busy !== null,
       priority: 10,
       run: props.onChangeEngine,
+    });
+  }
+  if (props.onLimitPolicy) {
+    actions.push({
+      id: "cell-limit-policy",
+      text: "At a limit…",
+      label: "At a usage limit…",
+      title: "Wait for the reset, move to another engine at once, or leave it to you",
+      priority: 11,
+      run: props.onLimitPolicy,
     });
   }
   actions.push(

@@ -2,6 +2,7 @@
 import type { AgentId } from "./AgentId";
 import type { AgentName } from "./AgentName";
 import type { AgentOrigin } from "./AgentOrigin";
+import type { LimitPolicy } from "./LimitPolicy";
 import type { ProfileId } from "./ProfileId";
 import type { SkillRef } from "./SkillRef";
 
@@ -13,4 +14,8 @@ export type Agent = { agentId: AgentId, name: AgentName,
 /**
  * Path of the persona file relative to `.ideai/`, always `agents/<slug>.md`.
  */
-mdPath: string, profileId: ProfileId, origin: AgentOrigin, skills: Array<SkillRef>, };
+mdPath: string, profileId: ProfileId, origin: AgentOrigin, skills: Array<SkillRef>, 
+/**
+ * At a usage limit: wait (the default, not written), fail over, or nothing.
+ */
+onLimit?: LimitPolicy, };

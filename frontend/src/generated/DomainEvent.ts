@@ -21,7 +21,7 @@ import type { UsageLimit } from "./UsageLimit";
 /**
  * Something that happened in a project.
  */
-export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "agentProfileChanged", agentId: AgentId, profileId: ProfileId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, 
+export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "agentSettingsChanged", agentId: AgentId, } | { "type": "agentProfileChanged", agentId: AgentId, profileId: ProfileId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, 
 /**
  * The limit, while `state` is `usageLimited`.
  */

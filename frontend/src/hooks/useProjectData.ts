@@ -65,7 +65,7 @@ export function useProjectData(epoch: number): ProjectData {
   }, [epoch, refreshAgents]);
 
   useDomainEvent((event) => {
-    if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged") {
+    if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged" || event.type === "agentSettingsChanged") {
       refreshAgents();
     }
   });

@@ -9,7 +9,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::pair::user_pair;
 use crate::sessions;
-use idea_domain::agent::Agent;
+use idea_domain::agent::{Agent, LimitPolicy};
 use idea_domain::handoff::{self, HANDOFF_VERSION, Handoff, StoredHandoff};
 use idea_domain::invocation::agent_cwd;
 use idea_domain::profile::AgentProfile;
@@ -167,4 +167,31 @@ fn engine_session(deps: &Deps, profile: &AgentProfile, agent: AgentId) -> Option
         .leaves_of_agent_mut(agent)
         .into_iter()
         .find_map(|leaf| leaf.engine_session_id.clone())
+}
+
+/// SetLimitPolicy: what IdeA does when the agent hits a usage limit.
+///
+/// # Errors
+/// `AGENT_NOT_FOUND`, `PROFILE_NOT_FOUND` (a failover to an unknown profile), `INVALID_PARAMS`
+/// (a failover to the profile it runs on), store errors.
+pub fn set_limit_policy(deps: &Deps, agent_id: AgentId, policy: LimitPolicy) -> AppResult<Agent> {
+    let _guard = deps.lock_state();
+    let mut manifest = deps.store.load_manifest()?;
+    let agent = manifest
+        .get_mut(agent_id)
+        .ok_or_else(|| AppError::AgentNotFound(agent_id.to_string()))?;
+    if let LimitPolicy::FailOver { profile_id } = &policy {
+        let target = profile(deps, profile_id)?;
+        if *profile_id == agent.profile_id {
+            return Err(AppError::InvalidParams(format!(
+                "{} already runs on {}: fail over to another profile",
+                agent.name, target.name
+            )));
+        }
+    }
+    agent.on_limit = policy;
+    let agent = agent.clone();
+    deps.store.save_manifest(&manifest)?;
+    deps.publish(DomainEvent::AgentSettingsChanged { agent_id });
+    Ok(agent)
 }

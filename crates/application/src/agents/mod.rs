@@ -7,7 +7,9 @@
 mod engine;
 pub mod templates;
 
-pub use engine::{ChangeAgentProfile, ProfileChanged, change_agent_profile, draft_handoff};
+pub use engine::{
+    ChangeAgentProfile, ProfileChanged, change_agent_profile, draft_handoff, set_limit_policy,
+};
 
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
@@ -68,6 +70,7 @@ fn create(
         profile_id: new.profile_id,
         origin,
         skills: Vec::new(),
+        on_limit: Default::default(),
     };
     manifest
         .add(agent.clone())

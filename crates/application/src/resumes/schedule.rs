@@ -4,10 +4,13 @@ use super::LimitSeen;
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use crate::sessions::{self, LaunchAgent};
+use idea_domain::agent::LimitPolicy;
 use idea_domain::agent_state::AgentState;
-use idea_domain::resume::{DEFAULT_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at};
+use idea_domain::resume::{
+    DEFAULT_NUDGE, FAILOVER_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at,
+};
 use idea_domain::terminal::TerminalSize;
-use idea_domain::{AgentId, DomainEvent};
+use idea_domain::{AgentId, DomainEvent, ProfileId};
 
 /// Every scheduled resume, soonest first.
 ///
@@ -27,6 +30,7 @@ pub fn list(deps: &Deps) -> AppResult<Vec<ScheduledResume>> {
 /// Store codes; a failure to continue one agent is logged and does not stop the others.
 pub fn tick(deps: &Deps) -> AppResult<usize> {
     let (seen, went_on) = deps.resume_inbox.take();
+    let (failovers, seen) = by_policy(deps, seen);
     let now = deps.clock.now();
     let due = {
         let _guard = deps.lock_state();
@@ -44,6 +48,13 @@ pub fn tick(deps: &Deps) -> AppResult<usize> {
         }
         due
     };
+    for (seen, profile_id) in failovers {
+        let agent = seen.agent_id;
+        if let Err(e) = fail_over(deps, seen, profile_id) {
+            let error = &e as &dyn std::error::Error;
+            tracing::warn!(%agent, error, "usage limit: could not continue on the failover engine");
+        }
+    }
     let continued = due.len();
     for resume in &due {
         deps.resume_inbox.probed(resume);
@@ -53,6 +64,77 @@ pub fn tick(deps: &Deps) -> AppResult<usize> {
         }
     }
     Ok(continued)
+}
+
+/// Splits the limits seen by their agents' policies: those to fail over now (with the profile
+/// to move to), and those to wait for (an agent already on its failover profile waits there;
+/// one whose policy is to do nothing is left to the user).
+fn by_policy(deps: &Deps, seen: Vec<LimitSeen>) -> (Vec<(LimitSeen, ProfileId)>, Vec<LimitSeen>) {
+    let Ok(manifest) = deps.store.load_manifest() else {
+        // Unreadable: waiting is what every agent gets by default.
+        return (Vec::new(), seen);
+    };
+    let mut failovers = Vec::new();
+    let mut wait = Vec::new();
+    for limit in seen {
+        let Some(agent) = manifest.get(limit.agent_id) else {
+            continue;
+        };
+        match &agent.on_limit {
+            LimitPolicy::FailOver { profile_id } if *profile_id != agent.profile_id => {
+                failovers.push((limit, profile_id.clone()));
+            }
+            LimitPolicy::Nothing => {
+                tracing::info!(agent = %limit.agent_id, "usage limit: left to the user, as its policy says");
+            }
+            _ => wait.push(limit),
+        }
+    }
+    (failovers, wait)
+}
+
+/// Moves the agent to `profile_id` with a handoff drafted from its conversation, and types
+/// the failover nudge once it is idle there. A move that fails (not installed, busy) falls
+/// back to waiting for the reset.
+fn fail_over(deps: &Deps, seen: LimitSeen, profile_id: ProfileId) -> AppResult<()> {
+    let agent = seen.agent_id;
+    let moved = crate::agents::change_agent_profile(
+        deps,
+        crate::agents::ChangeAgentProfile {
+            agent_id: agent,
+            profile_id: profile_id.clone(),
+            handoff: None,
+        },
+    );
+    let session = match moved {
+        Ok(moved) => moved.session,
+        Err(e) => {
+            let error = &e as &dyn std::error::Error;
+            tracing::warn!(%agent, to = %profile_id, error, "usage limit: the failover failed, waiting for the reset instead");
+            let _guard = deps.lock_state();
+            let mut file = load(deps)?;
+            let probes = deps.resume_inbox.probes_of(agent, &seen.limit);
+            schedule(&mut file, seen, deps.clock.now(), probes);
+            return save(deps, &file);
+        }
+    };
+    let session = match session {
+        Some(session) => session,
+        // It had exited at its limit: started on the new engine in its cell.
+        None => sessions::launch_agent(
+            deps,
+            LaunchAgent {
+                agent_id: agent,
+                cell: seen.cell,
+                size: TerminalSize::default(),
+                fresh: false,
+            },
+        )?,
+    };
+    tracing::info!(%agent, to = %profile_id, session = %session.session_id, "usage limit: failed over, the nudge follows once it is idle");
+    deps.sessions
+        .nudge_when_idle(session.session_id, FAILOVER_NUDGE.to_owned());
+    Ok(())
 }
 
 /// Cancels an agent's scheduled resume (it then waits for the user).

@@ -297,3 +297,108 @@ fn a_stop_failure_hook_at_the_limit_is_a_usage_limit_and_any_other_is_a_turn_don
     .unwrap();
     assert_eq!(state_of(&w2, bob.agent_id), AgentState::Idle);
 }
+
+fn fail_over_to(w: &World, agent: AgentId, profile: &str) {
+    idea_application::agents::set_limit_policy(
+        &w.deps,
+        agent,
+        idea_domain::agent::LimitPolicy::FailOver {
+            profile_id: idea_domain::ProfileId::new(profile),
+        },
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_agent_set_to_fail_over_continues_at_once_on_the_other_engine_with_a_handoff() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    fail_over_to(&w, ada.agent_id, "codex");
+    let claude_id = idea_application::sessions::list(&w.deps)
+        .pop()
+        .unwrap()
+        .engine_session_id
+        .unwrap();
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    assert!(
+        resumes::list(&w.deps).unwrap().is_empty(),
+        "a wait was scheduled too"
+    );
+    let agents = idea_application::agents::list(&w.deps).unwrap();
+    assert_eq!(agents[0].profile_id.as_str(), "codex");
+    let spawned = w.terminals.spawned.lock().unwrap().clone();
+    assert_eq!(spawned.len(), 2, "relaunched on the other engine");
+    assert!(
+        !spawned[1].args.contains(&claude_id),
+        "{:?}",
+        spawned[1].args
+    );
+    let moved = Arc::clone(w.terminals.sessions.lock().unwrap().last().unwrap());
+    assert_eq!(moved.typed(), "", "not before the CLI waits at its prompt");
+    moved.signal(TerminalSignal::Quiet);
+    assert_eq!(
+        moved.typed(),
+        format!("{}\r", idea_domain::resume::FAILOVER_NUDGE)
+    );
+    moved.signal(TerminalSignal::Quiet);
+    assert_eq!(
+        moved.typed().matches("previous engine").count(),
+        1,
+        "nudged twice"
+    );
+
+    // A limit on the failover engine too: it waits there, it does not bounce back.
+    limit_on_screen(&w, &moved);
+    resumes::tick(&w.deps).unwrap();
+    assert_eq!(
+        resumes::list(&w.deps).unwrap().len(),
+        1,
+        "no wait after the second limit"
+    );
+    assert_eq!(w.terminals.spawned.lock().unwrap().len(), 2);
+    assert_eq!(
+        idea_application::agents::list(&w.deps).unwrap()[0]
+            .profile_id
+            .as_str(),
+        "codex"
+    );
+}
+
+#[test]
+fn an_agent_left_to_the_user_schedules_nothing_and_a_bad_policy_is_refused() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    let refused = idea_application::agents::set_limit_policy(
+        &w.deps,
+        ada.agent_id,
+        idea_domain::agent::LimitPolicy::FailOver {
+            profile_id: idea_domain::ProfileId::new("tracked"),
+        },
+    );
+    assert!(
+        matches!(refused, Err(idea_application::AppError::InvalidParams(_))),
+        "{refused:?}"
+    );
+    let unknown = idea_application::agents::set_limit_policy(
+        &w.deps,
+        ada.agent_id,
+        idea_domain::agent::LimitPolicy::FailOver {
+            profile_id: idea_domain::ProfileId::new("nope"),
+        },
+    );
+    assert!(
+        matches!(unknown, Err(idea_application::AppError::ProfileNotFound(_))),
+        "{unknown:?}"
+    );
+    idea_application::agents::set_limit_policy(
+        &w.deps,
+        ada.agent_id,
+        idea_domain::agent::LimitPolicy::Nothing,
+    )
+    .unwrap();
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    assert!(resumes::list(&w.deps).unwrap().is_empty());
+    assert_eq!(w.terminals.spawned.lock().unwrap().len(), 1);
+}

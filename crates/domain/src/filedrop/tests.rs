@@ -12,6 +12,7 @@ fn agent(n: u128, name: &str, md_path: &str) -> Agent {
         profile_id: ProfileId::new("codex"),
         origin: AgentOrigin::Scratch,
         skills: Vec::new(),
+        on_limit: Default::default(),
     }
 }
 

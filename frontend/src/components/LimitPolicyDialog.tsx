@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import { request } from "../api";
+import { useWorkspace } from "../state/workspace";
+import type { Agent } from "../types";
+import { ErrorNotice } from "./ErrorNotice";
+
+/** "At a usage limit…": whether IdeA waits for the reset, moves the agent to another engine at
+ *  once (with a handoff), or leaves it to the user. */
+export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose(): void }) {
+  const { data } = useWorkspace();
+  const others = data.profiles.filter((p) => p.id !== agent.profileId && p.contextInjection.kind !== "none");
+  const current = agent.onLimit ?? { kind: "wait" };
+  const [choice, setChoice] = useState(current.kind === "failOver" ? `failOver:${current.profileId}` : current.kind);
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const first = useRef<HTMLSelectElement>(null);
+  useEffect(() => first.current?.focus(), []);
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    const policy = choice.startsWith("failOver:")
+      ? { kind: "failOver" as const, profileId: choice.slice("failOver:".length) }
+      : { kind: choice as "wait" | "nothing" };
+    try {
+      await request("setLimitPolicy", { agentId: agent.agentId, policy });
+      onClose();
+    } catch (e) {
+      setError(e);
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={onClose}>
+      <div
+        className="modal engine-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`When ${agent.name} hits a usage limit`}
+        data-testid="limit-policy-dialog"
+        onMouseDown={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      >
+        <h2>When {agent.name} hits a usage limit</h2>
+        <label>
+          IdeA will
+          <select ref={first} data-testid="limit-policy" value={choice} onChange={(e) => setChoice(e.target.value)}>
+            <option value="wait">wait for the reset, then continue it once</option>
+            {others.map((p) => (
+              <option key={p.id} value={`failOver:${p.id}`}>
+                move it to {p.name} at once, with a handoff{data.missingProfiles.has(p.id) ? " (not installed)" : ""}
+              </option>
+            ))}
+            <option value="nothing">leave it to me</option>
+          </select>
+        </label>
+        <p>A limit on the engine it moved to is waited for there.</p>
+        {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="limit-policy-error" />}
+        <div className="modal-buttons">
+          <button type="button" data-testid="limit-policy-cancel" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="primary" data-testid="limit-policy-save" disabled={saving} onClick={() => void save()}>
+            Save
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
