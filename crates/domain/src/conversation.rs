@@ -81,6 +81,21 @@ pub fn is_engine_session_id(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
 }
 
+/// What the resume prompt shows of a CLI's saved conversation, best-effort from the CLI's own
+/// store (a file's size says nothing: Claude Code writes tens of KB per turn).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationGlance {
+    /// The CLI's title for it, else the first ask (cut).
+    pub title: Option<String>,
+    /// Seconds since the epoch of its newest message.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub last_activity: Option<u64>,
+    /// How many times the user asked something; `None` when unknown.
+    pub asks: Option<u32>,
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -194,6 +194,14 @@ pub trait CliHomes: Send + Sync {
     /// The messages of conversation `id` as the CLI saved them (text only, oldest first, from
     /// the end of a huge file); empty when it saved none IdeA can read.
     fn exchanges(&self, home: CliHome, cwd: &Path, id: &str) -> Vec<crate::handoff::Exchange>;
+    /// The title, last activity and number of asks of conversation `id`, when the CLI saved
+    /// it where IdeA can read it.
+    fn glance(
+        &self,
+        home: CliHome,
+        cwd: &Path,
+        id: &str,
+    ) -> Option<crate::conversation::ConversationGlance>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

@@ -3,6 +3,7 @@
 // "Resume all", or per cell "Resume" / "Start fresh". Nothing is resumed silently; "Not now"
 // leaves each cell's own offer in place.
 
+import type { ConversationGlance } from "../generated/ConversationGlance";
 import { useCallback, useEffect, useState } from "react";
 import { request } from "../api";
 import type { ResumableAgent } from "../generated/ResumableAgent";
@@ -71,6 +72,7 @@ export function ResumePrompt({ epoch }: { epoch: number }) {
                 {entry.hasConversation && entry.resumesConversation ? "was running" : "was running · starts a new conversation"}
                 {!missing && !entry.resumesConversation && " (its CLI cannot reopen one)"}
               </span>
+              {entry.conversation && <ConversationLine glance={entry.conversation} />}
               <span className="resume-prompt-actions">
                 <button type="button" className="small primary" data-testid="resume-entry-resume" disabled={missing || busy.has(key)} onClick={() => void start(entry, false)}>
                   Resume
@@ -101,4 +103,27 @@ export function ResumePrompt({ epoch }: { epoch: number }) {
       </div>
     </section>
   );
+}
+
+/** "“Add a --json flag” · 12 asks · active 3 h ago": what the CLI saved of the conversation. */
+function ConversationLine({ glance }: { glance: ConversationGlance }) {
+  const parts: string[] = [];
+  if (glance.title) parts.push(`“${glance.title}”`);
+  if (glance.asks !== null) parts.push(glance.asks === 1 ? "1 ask" : `${glance.asks} asks`);
+  if (glance.lastActivity !== null) parts.push(`active ${ago(glance.lastActivity)}`);
+  if (parts.length === 0) return null;
+  return (
+    <span className="resume-prompt-conversation muted" data-testid="resume-entry-conversation">
+      {parts.join(" · ")}
+    </span>
+  );
+}
+
+function ago(epoch: number): string {
+  const minutes = Math.max(0, Math.round((Date.now() / 1000 - epoch) / 60));
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
 }

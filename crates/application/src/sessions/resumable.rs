@@ -6,6 +6,9 @@
 
 use crate::deps::Deps;
 use crate::error::AppResult;
+use idea_domain::conversation::ConversationGlance;
+use idea_domain::invocation::agent_cwd;
+use idea_domain::profile::AgentProfile;
 use idea_domain::{AgentId, CellRef, ProfileId};
 use serde::Serialize;
 
@@ -27,6 +30,9 @@ pub struct ResumableAgent {
     /// Its CLI can reopen a conversation: "resume" continues it; otherwise the agent starts
     /// fresh whatever the user picks, and the prompt says so.
     pub resumes_conversation: bool,
+    /// Its title, last activity and number of asks, from the CLI's own store when IdeA can
+    /// read it there.
+    pub conversation: Option<ConversationGlance>,
 }
 
 /// The cells to offer, layout by layout (the cells in the layout tree's order; the prompt
@@ -47,6 +53,9 @@ pub fn list_resumable(deps: &Deps) -> AppResult<Vec<ResumableAgent>> {
                 continue;
             }
             let profile = deps.profiles.get(&agent.profile_id);
+            let conversation = profile
+                .as_ref()
+                .and_then(|p| glance(deps, p, agent.agent_id, leaf.engine_session_id.as_deref()));
             out.push(ResumableAgent {
                 cell: CellRef::new(layout.id, leaf.id),
                 layout_name: layout.name.clone(),
@@ -56,8 +65,24 @@ pub fn list_resumable(deps: &Deps) -> AppResult<Vec<ResumableAgent>> {
                 profile_name: profile.as_ref().map(|p| p.name.clone()),
                 has_conversation: leaf.conversation_id.is_some(),
                 resumes_conversation: profile.is_some_and(|p| p.can_resume_session()),
+                conversation,
             });
         }
     }
     Ok(out)
+}
+
+/// What the CLI saved of the agent's conversation (the pair's id first, then the cell's).
+fn glance(
+    deps: &Deps,
+    profile: &AgentProfile,
+    agent: AgentId,
+    cell_session: Option<&str>,
+) -> Option<ConversationGlance> {
+    let home = profile.home?;
+    let id = crate::pair::user_session(deps, profile, agent)
+        .or_else(|| cell_session.map(str::to_owned))?;
+    let run_dir = deps.store.prepare_run_dir(agent).ok()?;
+    let cwd = agent_cwd(profile, &deps.store.root(), &run_dir);
+    deps.cli_homes.glance(home, &cwd, &id)
 }

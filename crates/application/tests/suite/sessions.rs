@@ -375,3 +375,32 @@ fn the_resume_prompt_offers_what_was_running_and_start_fresh_begins_anew() {
     // Live now: no longer offered.
     assert!(sessions::list_resumable(&w.deps).unwrap().is_empty());
 }
+
+/// The prompt says what each conversation was, from the CLI's own store.
+#[test]
+fn the_resume_prompt_shows_what_the_cli_saved_of_the_conversation() {
+    let w = world();
+    let ada = agent(&w, "Ada", "tracked");
+    let (layout, cell, _) = two_cells(&w);
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    let id = first.engine_session_id.clone().unwrap();
+    w.cli.exchanges.lock().unwrap().insert(
+        id,
+        vec![
+            idea_domain::handoff::Exchange {
+                speaker: idea_domain::handoff::Speaker::User,
+                text: "Rename the crate".into(),
+            },
+            idea_domain::handoff::Exchange {
+                speaker: idea_domain::handoff::Speaker::Assistant,
+                text: "Done.".into(),
+            },
+        ],
+    );
+    sessions::snapshot_running_agents(&w.deps).unwrap();
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    let offered = sessions::list_resumable(&w.deps).unwrap();
+    let glance = offered[0].conversation.clone().expect("a glance");
+    assert_eq!(glance.title.as_deref(), Some("Rename the crate"));
+    assert_eq!(glance.asks, Some(1));
+}

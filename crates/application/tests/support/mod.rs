@@ -321,6 +321,24 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
             .cloned()
             .unwrap_or_default()
     }
+    fn glance(
+        &self,
+        _home: CliHome,
+        _cwd: &std::path::Path,
+        id: &str,
+    ) -> Option<idea_domain::conversation::ConversationGlance> {
+        let exchanges = self.exchanges.lock().unwrap();
+        let said = exchanges.get(id)?;
+        let asks = said
+            .iter()
+            .filter(|e| e.speaker == idea_domain::handoff::Speaker::User)
+            .count();
+        Some(idea_domain::conversation::ConversationGlance {
+            title: said.first().map(|e| e.text.clone()),
+            last_activity: None,
+            asks: u32::try_from(asks).ok(),
+        })
+    }
 }
 
 /// Records every event.

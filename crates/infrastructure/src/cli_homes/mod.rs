@@ -10,6 +10,7 @@ mod setup;
 mod transcripts;
 mod trust;
 
+use idea_domain::conversation::ConversationGlance;
 use idea_domain::handoff::Exchange;
 use idea_domain::invocation::SavedConversation;
 use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
@@ -47,6 +48,23 @@ impl FsCliHomes {
             claude_dir,
             codex_home: codex_home.unwrap_or_else(|| home.join(".codex")),
             gemini_dir: home.join(".gemini"),
+        }
+    }
+
+    /// The file where `home`'s CLI saved conversation `id`, and its format.
+    fn transcript(
+        &self,
+        home: CliHome,
+        cwd: &Path,
+        id: &str,
+    ) -> Option<(PathBuf, transcripts::Format)> {
+        match home {
+            CliHome::ClaudeCode => conversations::claude_file(&self.claude_dir, id)
+                .map(|file| (file, transcripts::Format::Claude)),
+            CliHome::Codex => conversations::codex_file(&self.codex_home, id)
+                .map(|file| (file, transcripts::Format::Codex)),
+            CliHome::Gemini => conversations::gemini_file(&self.gemini_dir, cwd, id)
+                .map(|file| (file, transcripts::Format::Gemini)),
         }
     }
 
@@ -98,15 +116,13 @@ impl CliHomes for FsCliHomes {
     }
 
     fn exchanges(&self, home: CliHome, cwd: &Path, id: &str) -> Vec<Exchange> {
-        let found = match home {
-            CliHome::ClaudeCode => conversations::claude_file(&self.claude_dir, id)
-                .map(|file| (file, transcripts::Format::Claude)),
-            CliHome::Codex => conversations::codex_file(&self.codex_home, id)
-                .map(|file| (file, transcripts::Format::Codex)),
-            CliHome::Gemini => conversations::gemini_file(&self.gemini_dir, cwd, id)
-                .map(|file| (file, transcripts::Format::Gemini)),
-        };
-        found.map_or_else(Vec::new, |(file, format)| transcripts::read(&file, format))
+        self.transcript(home, cwd, id)
+            .map_or_else(Vec::new, |(file, format)| transcripts::read(&file, format))
+    }
+
+    fn glance(&self, home: CliHome, cwd: &Path, id: &str) -> Option<ConversationGlance> {
+        self.transcript(home, cwd, id)
+            .map(|(file, format)| transcripts::glance(&file, format))
     }
 
     fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String> {

@@ -3,6 +3,7 @@
 //! Read leniently (a line that does not parse, or of a newer format, is skipped) and from the
 //! end of a huge file only.
 
+use idea_domain::conversation::ConversationGlance;
 use idea_domain::handoff::{Exchange, Speaker};
 use serde_json::Value;
 use std::fs::File;
@@ -23,16 +24,57 @@ pub(super) enum Format {
 }
 
 pub(super) fn read(file: &Path, format: Format) -> Vec<Exchange> {
+    scan(file, format).exchanges
+}
+
+/// What the resume prompt shows of a conversation: its title, last activity and number of
+/// asks (unknown when only the end of a huge file was read).
+pub(super) fn glance(file: &Path, format: Format) -> ConversationGlance {
+    let scanned = scan(file, format);
+    let asks = scanned
+        .exchanges
+        .iter()
+        .filter(|e| e.speaker == Speaker::User)
+        .count();
+    let first_ask = scanned
+        .exchanges
+        .iter()
+        .find(|e| e.speaker == Speaker::User)
+        .filter(|_| !scanned.cut)
+        .map(|e| e.text.split_whitespace().collect::<Vec<_>>().join(" "));
+    let modified = std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs());
+    ConversationGlance {
+        title: scanned.title.or(first_ask).map(|t| cut_title(&t)),
+        last_activity: scanned.last_activity.or(modified),
+        asks: (!scanned.cut).then(|| u32::try_from(asks).unwrap_or(u32::MAX)),
+    }
+}
+
+/// A file read once: its messages, its latest title record, its newest timestamp.
+#[derive(Default)]
+struct Scan {
+    exchanges: Vec<Exchange>,
+    title: Option<String>,
+    last_activity: Option<u64>,
+    /// Only the end of the file was read.
+    cut: bool,
+}
+
+fn scan(file: &Path, format: Format) -> Scan {
+    let mut scanned = Scan::default();
     let Ok(mut handle) = File::open(file) else {
-        return Vec::new();
+        return scanned;
     };
     let length = handle.metadata().map_or(0, |m| m.len());
-    let cut = length > TAIL_BYTES;
-    if cut && handle.seek(SeekFrom::Start(length - TAIL_BYTES)).is_err() {
-        return Vec::new();
+    scanned.cut = length > TAIL_BYTES;
+    if scanned.cut && handle.seek(SeekFrom::Start(length - TAIL_BYTES)).is_err() {
+        return scanned;
     }
     let mut reader = BufReader::new(handle.take(TAIL_BYTES));
-    let mut exchanges = Vec::new();
     let mut line = Vec::new();
     let mut first = true;
     loop {
@@ -42,7 +84,7 @@ pub(super) fn read(file: &Path, format: Format) -> Vec<Exchange> {
             Ok(_) => {}
         }
         // Reading from the middle, the first line is a piece of one.
-        if std::mem::take(&mut first) && cut {
+        if std::mem::take(&mut first) && scanned.cut {
             continue;
         }
         if line.len() > LINE_MAX {
@@ -51,16 +93,66 @@ pub(super) fn read(file: &Path, format: Format) -> Vec<Exchange> {
         let Ok(record) = serde_json::from_slice::<Value>(&line) else {
             continue;
         };
+        if let Some(title) = title_of(&record, format) {
+            scanned.title = Some(title);
+        }
+        if let Some(at) = timestamp_of(&record) {
+            scanned.last_activity = scanned.last_activity.max(Some(at));
+        }
         let found = match format {
             Format::Claude => claude(&record),
             Format::Codex => codex(&record),
             Format::Gemini => gemini(&record),
         };
         if let Some(exchange) = found.filter(|e| !e.text.trim().is_empty()) {
-            exchanges.push(exchange);
+            scanned.exchanges.push(exchange);
         }
     }
-    exchanges
+    scanned
+}
+
+/// A title record: Claude Code's `custom-title`, `ai-title` and `summary` lines (the last one
+/// wins), Gemini CLI's `summary` (in a record or a `$set` patch).
+fn title_of(record: &Value, format: Format) -> Option<String> {
+    let text = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+    };
+    match format {
+        Format::Claude => match record.get("type")?.as_str()? {
+            "custom-title" => text(record.get("customTitle").or_else(|| record.get("title"))),
+            "ai-title" => text(record.get("aiTitle").or_else(|| record.get("title"))),
+            "summary" => text(record.get("summary")),
+            _ => None,
+        },
+        Format::Gemini => text(
+            record
+                .get("summary")
+                .or_else(|| record.pointer("/$set/summary")),
+        ),
+        Format::Codex => None,
+    }
+}
+
+/// A record's time (`timestamp`, or Gemini's `lastUpdated`), in seconds since the epoch.
+fn timestamp_of(record: &Value) -> Option<u64> {
+    let raw = record
+        .get("timestamp")
+        .or_else(|| record.get("lastUpdated"))
+        .or_else(|| record.pointer("/$set/lastUpdated"))?
+        .as_str()?;
+    let at: jiff::Timestamp = raw.parse().ok()?;
+    u64::try_from(at.as_second()).ok()
+}
+
+fn cut_title(title: &str) -> String {
+    const MAX: usize = 120;
+    match title.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &title[..at]),
+        None => title.to_owned(),
+    }
 }
 
 /// `{"type":"user"|"assistant","message":{"content": "…" | [{"type":"text","text":…}, …]}}`;
@@ -245,6 +337,39 @@ mod tests {
         let exchanges = read(f.path(), Format::Claude);
         assert!(exchanges.len() < 100, "read {} messages", exchanges.len());
         assert_eq!(exchanges.last().map(|e| e.text.as_str()), Some("the end"));
+    }
+
+    #[test]
+    fn a_glance_gives_the_title_the_last_activity_and_the_asks() {
+        let f = file(&[
+            r#"{"type":"user","timestamp":"2026-12-01T10:00:00Z","message":{"content":"Add a --json flag\nto idea usage"}}"#,
+            r#"{"type":"assistant","timestamp":"2026-12-01T10:00:30Z","message":{"content":[{"type":"text","text":"On it."}]}}"#,
+            r#"{"type":"user","timestamp":"2026-12-01T10:05:00Z","message":{"content":"And document it"}}"#,
+        ]);
+        let seen = glance(f.path(), Format::Claude);
+        assert_eq!(
+            seen.title.as_deref(),
+            Some("Add a --json flag to idea usage")
+        );
+        assert_eq!(seen.last_activity, Some(1_796_119_500));
+        assert_eq!(seen.asks, Some(2));
+        let titled = file(&[
+            r#"{"type":"user","message":{"content":"hi"}}"#,
+            r#"{"type":"ai-title","aiTitle":"Greeting"}"#,
+            r#"{"type":"custom-title","customTitle":"My session"}"#,
+        ]);
+        assert_eq!(
+            glance(titled.path(), Format::Claude).title.as_deref(),
+            Some("My session")
+        );
+        let gemini = file(&[
+            r#"{"sessionId":"abc","lastUpdated":"2026-12-01T09:00:00Z"}"#,
+            r#"{"id":"2","type":"user","content":"Rename the crate"}"#,
+            r#"{"$set":{"summary":"Crate rename","lastUpdated":"2026-12-01T09:30:00Z"}}"#,
+        ]);
+        let seen = glance(gemini.path(), Format::Gemini);
+        assert_eq!(seen.title.as_deref(), Some("Crate rename"));
+        assert_eq!(seen.last_activity, Some(1_796_117_400));
     }
 
     #[test]
