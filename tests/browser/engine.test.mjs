@@ -99,10 +99,14 @@ describe("change engine", () => {
     await dialog.waitFor();
     assert.equal(await dialog.locator('[data-testid="limit-policy"]').inputValue(), "wait", "waiting is the default");
     await dialog.locator('[data-testid="limit-policy"]').selectOption("failOver:fake");
+    const nudge = dialog.locator('[data-testid="resume-nudge"]');
+    await waitUntil(async () => !(await nudge.isDisabled()), "the project's nudge never loaded");
+    await nudge.fill("Carry on with the plan.");
     await dialog.locator('[data-testid="limit-policy-save"]').click();
     await dialog.waitFor({ state: "detached" });
     const saved = (await rpc(page, "listAgents")).find((a) => a.agentId === ada.agentId);
     assert.deepEqual(saved.onLimit, { kind: "failOver", profileId: "fake" });
+    assert.equal((await rpc(page, "getProject")).resumeNudge, "Carry on with the plan.");
     // Shown again, the dialog says what was saved.
     await openAction(cell, "cell-limit-policy");
     await waitUntil(async () => (await dialog.locator('[data-testid="limit-policy"]').inputValue()) === "failOver:fake", "the saved policy is not shown");

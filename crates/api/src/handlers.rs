@@ -68,6 +68,10 @@ pub(crate) fn delete_agent(deps: &Deps, p: AgentParams) -> AppResult<Agent> {
     agents::delete(deps, p.agent_id)
 }
 
+pub(crate) fn set_resume_nudge(deps: &Deps, p: SetResumeNudgeParams) -> AppResult<Project> {
+    idea_application::project::set_resume_nudge(deps, p.text.as_deref())
+}
+
 pub(crate) fn set_limit_policy(deps: &Deps, p: SetLimitPolicyParams) -> AppResult<Agent> {
     agents::set_limit_policy(deps, p.agent_id, p.policy)
 }

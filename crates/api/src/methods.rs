@@ -58,6 +58,10 @@ methods! {
     /// fail over at once to another profile with a handoff, or nothing.
     SetLimitPolicy = "setLimitPolicy" Writes (SetLimitPolicyParams) -> Agent,
         errors [AgentNotFound, ProfileNotFound, InvalidParams, CorruptFile, NewerSchema, IoError, UnsafePath] => h::set_limit_policy;
+    /// What IdeA types to an agent whose usage limit has reset (`text: null`: the built-in
+    /// nudge); one line, at most 2,000 characters.
+    SetResumeNudge = "setResumeNudge" Writes (SetResumeNudgeParams) -> Project,
+        errors [InvalidParams, NotAProject, CorruptFile, NewerSchema, IoError, UnsafePath] => h::set_resume_nudge;
     /// Every layout and which one is active.
     GetLayouts = "getLayouts" Reads (()) -> Layouts,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_layouts;

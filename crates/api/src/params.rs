@@ -37,6 +37,11 @@ params! {
         pub agent_id: AgentId,
     }
 
+    pub struct SetResumeNudgeParams {
+        /// `null` restores the built-in nudge.
+        pub text: Option<String>,
+    }
+
     pub struct SetLimitPolicyParams {
         pub agent_id: AgentId,
         pub policy: LimitPolicy,

@@ -30,6 +30,7 @@ pub fn init(
                 version: PROJECT_VERSION,
                 id: ProjectId(ids.new_uuid()),
                 name: root.folder_name(),
+                resume_nudge: None,
             };
             store.save_project(&project)?;
             (project, true)
@@ -46,4 +47,33 @@ pub fn init(
 /// `NOT_A_PROJECT`, `CORRUPT_FILE`, `NEWER_SCHEMA`, I/O errors.
 pub fn open(store: &dyn ProjectStore) -> AppResult<Project> {
     Ok(store.load_project()?)
+}
+
+/// SetResumeNudge: what IdeA types to an agent whose usage limit has reset (`None`: the
+/// built-in nudge).
+///
+/// # Errors
+/// `INVALID_PARAMS` (not a one-line nudge, see [`idea_domain::project::nudge_text`]), store
+/// errors.
+pub fn set_resume_nudge(deps: &crate::Deps, text: Option<&str>) -> AppResult<Project> {
+    let nudge = text
+        .map(idea_domain::project::nudge_text)
+        .transpose()
+        .map_err(crate::AppError::InvalidParams)?;
+    let _guard = deps.lock_state();
+    let mut project = deps.store.load_project()?;
+    project.resume_nudge = nudge;
+    deps.store.save_project(&project)?;
+    Ok(project)
+}
+
+/// The nudge typed at a reset: the project's, else the built-in one.
+pub(crate) fn resume_nudge(deps: &crate::Deps) -> String {
+    match deps.store.load_project() {
+        Ok(Project {
+            resume_nudge: Some(text),
+            ..
+        }) => text,
+        _ => idea_domain::resume::DEFAULT_NUDGE.to_owned(),
+    }
 }

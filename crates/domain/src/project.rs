@@ -15,6 +15,37 @@ pub struct Project {
     pub version: u32,
     pub id: ProjectId,
     pub name: String,
+    /// What IdeA types to an agent whose usage limit has reset; the built-in nudge when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub resume_nudge: Option<String>,
+}
+
+/// The longest nudge a project may set.
+pub const NUDGE_MAX_CHARS: usize = 2_000;
+
+/// A nudge as a project may set it: one line (it is typed, then Enter), no control characters,
+/// not empty, at most [`NUDGE_MAX_CHARS`]. Runs of whitespace become one space.
+///
+/// # Errors
+/// Why the text cannot be typed as a nudge.
+pub fn nudge_text(raw: &str) -> Result<String, String> {
+    if raw
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err("the nudge cannot hold control characters".into());
+    }
+    let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return Err("the nudge is empty".into());
+    }
+    if text.chars().count() > NUDGE_MAX_CHARS {
+        return Err(format!(
+            "the nudge is longer than {NUDGE_MAX_CHARS} characters"
+        ));
+    }
+    Ok(text)
 }
 
 /// Why a path cannot be a project root.

@@ -13,8 +13,19 @@ export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose():
   const [choice, setChoice] = useState(current.kind === "failOver" ? `failOver:${current.profileId}` : current.kind);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  /** The project's nudge as loaded (`""`: the built-in one), and as edited. */
+  const [nudge, setNudge] = useState<{ loaded: string; text: string } | null>(null);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
+  useEffect(() => {
+    let cancelled = false;
+    request("getProject")
+      .then((project) => !cancelled && setNudge({ loaded: project.resumeNudge ?? "", text: project.resumeNudge ?? "" }))
+      .catch((e: unknown) => !cancelled && setError(e));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
 
   const save = async () => {
     setSaving(true);
@@ -24,6 +35,7 @@ export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose():
       : { kind: choice as "wait" | "nothing" };
     try {
       await request("setLimitPolicy", { agentId: agent.agentId, policy });
+      if (nudge && nudge.text.trim() !== nudge.loaded.trim()) await request("setResumeNudge", { text: nudge.text.trim() || null });
       onClose();
     } catch (e) {
       setError(e);
@@ -61,6 +73,17 @@ export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose():
           </select>
         </label>
         <p>A limit on the engine it moved to is waited for there.</p>
+        <label>
+          What IdeA types when a limit resets (every agent of this project)
+          <textarea
+            data-testid="resume-nudge"
+            rows={3}
+            value={nudge?.text ?? ""}
+            disabled={nudge === null}
+            placeholder="Empty: “Your usage limit has reset. Continue the task you were working on…; do not repeat work that is already complete.”"
+            onChange={(e) => setNudge((n) => (n ? { ...n, text: e.target.value } : n))}
+          />
+        </label>
         {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="limit-policy-error" />}
         <div className="modal-buttons">
           <button type="button" data-testid="limit-policy-cancel" onClick={onClose}>

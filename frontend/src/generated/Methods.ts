@@ -36,6 +36,7 @@ import type { SessionInfo } from "./SessionInfo";
 import type { SessionParams } from "./SessionParams";
 import type { SessionSizeParams } from "./SessionSizeParams";
 import type { SetLimitPolicyParams } from "./SetLimitPolicyParams";
+import type { SetResumeNudgeParams } from "./SetResumeNudgeParams";
 import type { SplitCellParams } from "./SplitCellParams";
 import type { SwapCellsParams } from "./SwapCellsParams";
 import type { UpdateAgentContextParams } from "./UpdateAgentContextParams";
@@ -54,6 +55,7 @@ export interface Methods {
   draftHandoff: { params: AgentParams; result: Handoff; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   changeAgentProfile: { params: ChangeAgentProfileParams; result: ProfileChanged; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PARAMS" | "COMMAND_NOT_FOUND" | "AGENT_BUSY" | "INVALID_PROFILE" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   setLimitPolicy: { params: SetLimitPolicyParams; result: Agent; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PARAMS" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  setResumeNudge: { params: SetResumeNudgeParams; result: Project; errors: "INVALID_PARAMS" | "NOT_A_PROJECT" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   getLayouts: { params: null; result: Layouts; errors: "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   createLayout: { params: NameParams; result: NamedLayout; errors: "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   renameLayout: { params: RenameLayoutParams; result: null; errors: "LAYOUT_NOT_FOUND" | "INVALID_LAYOUT_OPERATION" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };

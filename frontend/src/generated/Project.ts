@@ -4,4 +4,8 @@ import type { ProjectId } from "./ProjectId";
 /**
  * `.ideai/project.json`.
  */
-export type Project = { version: number, id: ProjectId, name: string, };
+export type Project = { version: number, id: ProjectId, name: string, 
+/**
+ * What IdeA types to an agent whose usage limit has reset; the built-in nudge when unset.
+ */
+resumeNudge?: string, };

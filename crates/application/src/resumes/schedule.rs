@@ -6,9 +6,7 @@ use crate::error::{AppError, AppResult};
 use crate::sessions::{self, LaunchAgent};
 use idea_domain::agent::LimitPolicy;
 use idea_domain::agent_state::AgentState;
-use idea_domain::resume::{
-    DEFAULT_NUDGE, FAILOVER_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at,
-};
+use idea_domain::resume::{FAILOVER_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at};
 use idea_domain::terminal::TerminalSize;
 use idea_domain::{AgentId, DomainEvent, ProfileId};
 
@@ -195,7 +193,7 @@ fn take(deps: &Deps, agent: AgentId) -> AppResult<ScheduledResume> {
 /// conversation (the nudge typed once it is idle) when it exited. An agent that already went
 /// on by itself is left alone: it must never be continued twice.
 fn continue_agent(deps: &Deps, resume: &ScheduledResume) -> AppResult<()> {
-    let nudge = nudge_text();
+    let nudge = crate::project::resume_nudge(deps);
     if let Some(live) = deps.sessions.live_of_agent(resume.agent_id) {
         return match live.info.state {
             AgentState::UsageLimited | AgentState::Idle => {
@@ -226,10 +224,6 @@ fn continue_agent(deps: &Deps, resume: &ScheduledResume) -> AppResult<()> {
         "usage limit lifted: relaunched, the nudge follows once it is idle");
     deps.sessions.nudge_when_idle(launched.session_id, nudge);
     Ok(())
-}
-
-fn nudge_text() -> String {
-    DEFAULT_NUDGE.to_owned()
 }
 
 fn load(deps: &Deps) -> AppResult<Resumes> {

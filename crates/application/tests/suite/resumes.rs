@@ -402,3 +402,37 @@ fn an_agent_left_to_the_user_schedules_nothing_and_a_bad_policy_is_refused() {
     assert!(resumes::list(&w.deps).unwrap().is_empty());
     assert_eq!(w.terminals.spawned.lock().unwrap().len(), 1);
 }
+
+#[test]
+fn the_projects_own_nudge_is_typed_at_the_reset_and_a_bad_one_is_refused() {
+    let w = world();
+    let (_ada, terminal) = running_agent(&w);
+    let root = idea_domain::ProjectPath::new("/memory/project").unwrap();
+    idea_application::project::init(
+        w.store.as_ref(),
+        &crate::support::SequentialIds::default(),
+        &root,
+    )
+    .unwrap();
+    for bad in ["", "   ", "go\u{1b}[31m on", &"x".repeat(2_001)] {
+        let refused = idea_application::project::set_resume_nudge(&w.deps, Some(bad));
+        assert!(
+            matches!(refused, Err(idea_application::AppError::InvalidParams(_))),
+            "{bad:?}: {refused:?}"
+        );
+    }
+    let project =
+        idea_application::project::set_resume_nudge(&w.deps, Some("Carry on with\nthe plan."))
+            .unwrap();
+    assert_eq!(
+        project.resume_nudge.as_deref(),
+        Some("Carry on with the plan.")
+    );
+    limit_on_screen(&w, &terminal);
+    resumes::tick(&w.deps).unwrap();
+    w.clock.advance(3600 + 120);
+    resumes::tick(&w.deps).unwrap();
+    assert_eq!(terminal.typed(), "Carry on with the plan.\r");
+    let back = idea_application::project::set_resume_nudge(&w.deps, None).unwrap();
+    assert_eq!(back.resume_nudge, None);
+}

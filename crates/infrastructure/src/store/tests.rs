@@ -11,6 +11,7 @@ fn project_in(dir: &Path) -> FsProjectStore {
             version: PROJECT_VERSION,
             id: ProjectId(Uuid::from_u128(1)),
             name: "demo".into(),
+            resume_nudge: None,
         })
         .unwrap();
     store
