@@ -182,9 +182,12 @@ impl Connection {
                     let line = format!("{label}: {message} ← {frame}");
                     stats.internal.push(line);
                 }
-                // Only a restart whose process would not die may be `INTERNAL`; and nothing
-                // but the server touches the state files, so none may be broken or refused.
-                if (outcome == "INTERNAL" && label != "restartSession")
+                // Only a restart whose process would not die may be `INTERNAL` (an answer with
+                // `id: null` is known by its message only); and nothing but the server touches
+                // the state files, so none may be broken or refused.
+                let restart_refused = label == "restartSession"
+                    || (!matched && message.contains("did not stop within"));
+                if (outcome == "INTERNAL" && !restart_refused)
                     || STATE_CODES.contains(&outcome.as_str())
                 {
                     stats.fail(format!("{label}: {outcome} ({message}) ← {frame}"));

@@ -48,9 +48,9 @@ const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 const DEFAULT_SEED: u64 = 0x1DEA_F022;
 /// How long calls are sent when `IDEA_FUZZ_SECS` is not set.
 const DEFAULT_SECS: u64 = 30;
-/// Every call with an id is answered within this (a restart may wait 5 s for its process), a
+/// Every call with an id is answered within this (a restart may wait 10 s for its process), a
 /// write within this of the answer to the write before it.
-const ANSWER_DEADLINE: Duration = Duration::from_secs(10);
+const ANSWER_DEADLINE: Duration = Duration::from_secs(15);
 /// Answers slower than this are listed (not a failure).
 const SLOW: Duration = Duration::from_secs(2);
 /// SIGTERM ends `idea serve` within this.

@@ -10,8 +10,11 @@ use idea_domain::terminal::{PtyError, SessionInfo, SessionStatus, TerminalSize};
 use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::time::Duration;
 
-/// How long a restart waits for the old process to go.
-const STOP_WAIT: Duration = Duration::from_secs(5);
+/// How long a restart waits for the old process to go: a program that ignores SIGHUP and
+/// SIGTERM gets SIGKILL after 3 s, and a background grandchild holding its terminal delays
+/// the exit by up to 2 s more (the PTY adapter's defaults); doubled for a busy machine (a
+/// fuzz run beside a CPU hog found 5 s too short).
+const STOP_WAIT: Duration = Duration::from_secs(10);
 
 pub(super) fn entry(deps: &Deps, id: SessionId) -> AppResult<Entry> {
     deps.sessions
