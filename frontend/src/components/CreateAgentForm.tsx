@@ -3,6 +3,7 @@ import { request } from "../api";
 import { useWorkspace } from "../state/workspace";
 import type { Agent, AgentProfile } from "../types";
 import { ErrorNotice } from "./ErrorNotice";
+import { profileChoice } from "./Modal";
 
 const LAST_PROFILE_KEY = "idea.lastProfile";
 
@@ -69,7 +70,7 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
           }}>
           {data.profiles.map((p) => (
             <option key={p.id} value={p.id}>
-              {data.missingProfiles.has(p.id) ? `${p.name} (not installed)` : p.name}
+              {profileChoice(p, data.missingProfiles.has(p.id))}
             </option>
           ))}
         </select>

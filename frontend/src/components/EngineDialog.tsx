@@ -3,6 +3,7 @@ import { request } from "../api";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
 import { ErrorNotice } from "./ErrorNotice";
+import { Modal, profileChoice } from "./Modal";
 
 /**
  * "Change engine…": moves an agent to another runtime profile. Shows the handoff the new
@@ -50,61 +51,46 @@ export function EngineDialog({ agent, onClose }: { agent: Agent; onClose(): void
 
   const current = data.profilesById.get(agent.profileId)?.name ?? agent.profileId;
   return (
-    <div className="modal-backdrop" onMouseDown={onClose}>
-      <div
-        className="modal engine-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Change ${agent.name}'s engine`}
-        data-testid="engine-dialog"
-        onMouseDown={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") {
-            e.stopPropagation();
-            onClose();
-          }
-        }}
-      >
-        <h2>Change {agent.name}&apos;s engine</h2>
-        <p>
-          {agent.name} runs on {current}. On the new engine it keeps its persona and its conversation with you, and starts
-          from the handoff below; moving back later resumes its {current} conversation.
-        </p>
-        <label>
-          New engine
-          <select ref={first} data-testid="engine-profile" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
-            {choices.map((p) => (
-              <option key={p.id} value={p.id}>
-                {data.missingProfiles.has(p.id) ? `${p.name} (not installed)` : p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Objective
-          <textarea data-testid="engine-objective" rows={2} value={objective} disabled={drafting} onChange={(e) => setObjective(e.target.value)} />
-        </label>
-        <label>
-          Where the work stands
-          <textarea
-            data-testid="engine-summary"
-            rows={10}
-            value={summary}
-            disabled={drafting}
-            placeholder={drafting ? "Drafting from the conversation…" : "What the new engine should know"}
-            onChange={(e) => setSummary(e.target.value)}
-          />
-        </label>
-        {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="engine-error" />}
-        <div className="modal-buttons">
-          <button type="button" data-testid="engine-cancel" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="primary" data-testid="engine-change" disabled={!profileId || drafting || saving} onClick={() => void change()}>
-            {saving ? "Changing…" : "Change engine"}
-          </button>
-        </div>
+    <Modal label={`Change ${agent.name}'s engine`} testId="engine-dialog" className="engine-dialog" onClose={onClose}>
+      <h2>Change {agent.name}&apos;s engine</h2>
+      <p>
+        {agent.name} runs on {current}. On the new engine it keeps its persona and its conversation with you, and starts
+        from the handoff below; moving back later resumes its {current} conversation.
+      </p>
+      <label>
+        New engine
+        <select ref={first} data-testid="engine-profile" value={profileId} onChange={(e) => setProfileId(e.target.value)}>
+          {choices.map((p) => (
+            <option key={p.id} value={p.id}>
+              {profileChoice(p, data.missingProfiles.has(p.id))}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Objective
+        <textarea data-testid="engine-objective" rows={2} value={objective} disabled={drafting} onChange={(e) => setObjective(e.target.value)} />
+      </label>
+      <label>
+        Where the work stands
+        <textarea
+          data-testid="engine-summary"
+          rows={10}
+          value={summary}
+          disabled={drafting}
+          placeholder={drafting ? "Drafting from the conversation…" : "What the new engine should know"}
+          onChange={(e) => setSummary(e.target.value)}
+        />
+      </label>
+      {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="engine-error" />}
+      <div className="modal-buttons">
+        <button type="button" data-testid="engine-cancel" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" data-testid="engine-change" disabled={!profileId || drafting || saving} onClick={() => void change()}>
+          {saving ? "Changing…" : "Change engine"}
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -3,6 +3,7 @@ import { request } from "../api";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
 import { ErrorNotice } from "./ErrorNotice";
+import { Modal } from "./Modal";
 
 /** "At a usage limit…": whether IdeA waits for the reset, moves the agent to another engine at
  *  once (with a handoff), or leaves it to the user. */
@@ -44,56 +45,41 @@ export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose():
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={onClose}>
-      <div
-        className="modal engine-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`When ${agent.name} hits a usage limit`}
-        data-testid="limit-policy-dialog"
-        onMouseDown={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") {
-            e.stopPropagation();
-            onClose();
-          }
-        }}
-      >
-        <h2>When {agent.name} hits a usage limit</h2>
-        <label>
-          IdeA will
-          <select ref={first} data-testid="limit-policy" value={choice} onChange={(e) => setChoice(e.target.value)}>
-            <option value="wait">wait for the reset, then continue it once</option>
-            {others.map((p) => (
-              <option key={p.id} value={`failOver:${p.id}`}>
-                move it to {p.name} at once, with a handoff{data.missingProfiles.has(p.id) ? " (not installed)" : ""}
-              </option>
-            ))}
-            <option value="nothing">leave it to me</option>
-          </select>
-        </label>
-        <p>A limit on the engine it moved to is waited for there.</p>
-        <label>
-          What IdeA types when a limit resets (every agent of this project)
-          <textarea
-            data-testid="resume-nudge"
-            rows={3}
-            value={nudge?.text ?? ""}
-            disabled={nudge === null}
-            placeholder="Empty: “Your usage limit has reset. Continue the task you were working on…; do not repeat work that is already complete.”"
-            onChange={(e) => setNudge((n) => (n ? { ...n, text: e.target.value } : n))}
-          />
-        </label>
-        {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="limit-policy-error" />}
-        <div className="modal-buttons">
-          <button type="button" data-testid="limit-policy-cancel" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="primary" data-testid="limit-policy-save" disabled={saving} onClick={() => void save()}>
-            Save
-          </button>
-        </div>
+    <Modal label={`When ${agent.name} hits a usage limit`} testId="limit-policy-dialog" className="engine-dialog" onClose={onClose}>
+      <h2>When {agent.name} hits a usage limit</h2>
+      <label>
+        IdeA will
+        <select ref={first} data-testid="limit-policy" value={choice} onChange={(e) => setChoice(e.target.value)}>
+          <option value="wait">wait for the reset, then continue it once</option>
+          {others.map((p) => (
+            <option key={p.id} value={`failOver:${p.id}`}>
+              move it to {p.name} at once, with a handoff{data.missingProfiles.has(p.id) ? " (not installed)" : ""}
+            </option>
+          ))}
+          <option value="nothing">leave it to me</option>
+        </select>
+      </label>
+      <p>A limit on the engine it moved to is waited for there.</p>
+      <label>
+        What IdeA types when a limit resets (every agent of this project)
+        <textarea
+          data-testid="resume-nudge"
+          rows={3}
+          value={nudge?.text ?? ""}
+          disabled={nudge === null}
+          placeholder="Empty: “Your usage limit has reset. Continue the task you were working on…; do not repeat work that is already complete.”"
+          onChange={(e) => setNudge((n) => (n ? { ...n, text: e.target.value } : n))}
+        />
+      </label>
+      {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="limit-policy-error" />}
+      <div className="modal-buttons">
+        <button type="button" data-testid="limit-policy-cancel" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" data-testid="limit-policy-save" disabled={saving} onClick={() => void save()}>
+          Save
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }
