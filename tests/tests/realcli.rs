@@ -431,3 +431,79 @@ fn gemini_cli_permission_prompt_needs_you() {
         },
     );
 }
+
+/// Issue 20: real Codex in a cell hits its usage limit (the fake model answers as OpenAI does
+/// for a plan past its limit, with the reset a few seconds ahead); the cell goes
+/// `usageLimited` with that reset, and after it IdeA continues the agent exactly once: the
+/// next model request carries the nudge and the earlier turn. (Claude Code with an API key
+/// never reports a usage limit, only "API Error: Request rejected (429)", which is not one;
+/// its limits are a subscription's, which an offline test cannot sign in to.)
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_continues_once_after_its_usage_limit_resets() {
+    let mut rig = Rig::start(CODEX);
+    let cell = rig.agent_in_first_cell("Scout", "CODEWORD-CODEX");
+    let launched = rig.launch(&cell);
+    let id = launched["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&id);
+    rig.ask(
+        &id,
+        "task epsilon-five, then hit usage limit in 5s",
+        &["epsilon-five"],
+    );
+    rig.wait_screen(&id, "usage limit");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let limited = loop {
+        let sessions = rig.wire.call("listSessions", json!({}));
+        let me = sessions
+            .as_array()
+            .and_then(|all| all.iter().find(|s| s["sessionId"] == id.as_str()))
+            .cloned()
+            .unwrap_or_default();
+        if me["state"] == "usageLimited" {
+            break me;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never usageLimited: {me}\n{}",
+            rig.wire.screen(&id)
+        );
+        rig.wire.pump(std::time::Duration::from_millis(200));
+    };
+    assert!(
+        limited["usageLimit"]["reset"]["epoch"].is_number(),
+        "no reset time: {limited}"
+    );
+    // The reset is a minute-precise clock time plus IdeA's margin: at most about 2 minutes.
+    let nudged = rig.find_request(
+        &["Your usage limit has reset", "epsilon-five"],
+        std::time::Duration::from_secs(150),
+    );
+    assert!(
+        nudged.is_some(),
+        "not continued after the reset:\n{}",
+        rig.wire.screen(&id)
+    );
+    rig.wait_screen(&id, "FAKE-MODEL-REPLY to: Your usage limit has reset");
+    // Once only.
+    rig.wire.pump(std::time::Duration::from_secs(5));
+    let log = std::fs::read_to_string(&rig.model_log).unwrap_or_default();
+    // Requests whose last user message is the nudge (later ones carry it in their history).
+    let nudges = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|request| {
+            let input = request["body"]["input"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            input
+                .iter()
+                .rev()
+                .find(|item| item["role"] == "user")
+                .is_some_and(|item| item.to_string().contains("Your usage limit has reset"))
+        })
+        .count();
+    assert_eq!(nudges, 1, "continued {nudges} times");
+    rig.stop(&id);
+}

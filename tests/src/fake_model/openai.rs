@@ -15,6 +15,11 @@
 //! the request's shell tool (`response.function_call_arguments.delta`/`.done`, then
 //! `response.output_item.done`, which is where Codex takes the call from); the next request,
 //! whose last input item is the `function_call_output`, gets a message quoting it.
+//!
+//! `hit usage limit in <N>s` in the last user message is answered as OpenAI answers an account
+//! past its plan's limit: status 429, `{"error": {"type": "usage_limit_reached", "resets_at":
+//! <now + N>}}`. Codex 0.171.0 then says "You’ve hit your usage limit. … try again at <time>."
+//! (with an API key too), and the next request (the user's, or IdeA's nudge) is answered.
 
 use super::{RequestLog, body_json, reply_text, tool_call};
 use axum::Router;
@@ -42,6 +47,18 @@ pub fn router(log: RequestLog) -> Router {
 async fn responses(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Response {
     let request = body_json(&body);
     log.record(API, uri.path(), &request);
+    if let Some(ahead) = usage_limit_ahead(&last_user_text(&request)) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let body = json!({"error": {
+            "type": "usage_limit_reached",
+            "message": "The usage limit has been reached",
+            "plan_type": "plus",
+            "resets_at": now + ahead,
+        }});
+        return (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
+    }
     let model = request
         .get("model")
         .and_then(Value::as_str)
@@ -147,6 +164,15 @@ async fn unknown(State(log): State<RequestLog>, method: Method, uri: Uri, body: 
     let error = json!({"error": {"message": format!("fake-model: no route {}", uri.path()),
                                  "type": "invalid_request_error", "code": "unknown_url"}});
     (StatusCode::NOT_FOUND, axum::Json(error)).into_response()
+}
+
+/// `hit usage limit in <N>s` → N.
+fn usage_limit_ahead(last_user: &str) -> Option<u64> {
+    let rest = last_user.split("hit usage limit in ").nth(1)?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    rest[digits.len()..]
+        .starts_with('s')
+        .then(|| digits.parse().ok())?
 }
 
 /// The text of the last `role: "user"` message of `input` (a string `input` counts as one).
@@ -350,6 +376,16 @@ fn sse_stream(model: &str, items: &[Item]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_usage_limit_is_asked_for_in_seconds() {
+        assert_eq!(
+            usage_limit_ahead("work, then hit usage limit in 5s please"),
+            Some(5)
+        );
+        assert_eq!(usage_limit_ahead("hit usage limit in 5 seconds"), None);
+        assert_eq!(usage_limit_ahead("nothing"), None);
+    }
 
     #[test]
     fn last_user_message_is_the_prompt() {

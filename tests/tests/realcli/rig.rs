@@ -66,7 +66,7 @@ pub struct Rig {
     pub project: PathBuf,
     /// IdeA's user dir (its logs are in `logs/`).
     user: PathBuf,
-    model_log: PathBuf,
+    pub model_log: PathBuf,
     pub wire: Wire,
     // Dropped last: the server first (it stops the CLIs), then the model, then the files.
     _serve: Owned,

@@ -6,7 +6,7 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::agent_state::AgentState;
 use idea_domain::profile::CliHome;
-use idea_domain::terminal::{PtyError, SessionInfo, SessionStatus, TerminalSize};
+use idea_domain::terminal::{PtyError, SessionInfo, SessionStatus, TerminalSession, TerminalSize};
 use idea_domain::{CellRef, DomainEvent, SessionId};
 use std::time::Duration;
 
@@ -107,7 +107,24 @@ pub fn write(deps: &Deps, id: SessionId, bytes: &[u8]) -> AppResult<()> {
 /// As [`write`].
 pub fn type_line(deps: &Deps, id: SessionId, text: &str) -> AppResult<()> {
     write(deps, id, text.as_bytes())?;
+    std::thread::sleep(SUBMIT_PAUSE);
     write(deps, id, b"\r")
+}
+
+/// Between typing a line and its Enter: a TUI takes keys that come in one burst for a paste,
+/// and Codex then inserts the Enter as a newline instead of submitting (found by the real-CLI
+/// suite: a nudge typed in one go sat unsent at Codex's prompt). A user's Enter comes later.
+const SUBMIT_PAUSE: Duration = Duration::from_millis(300);
+
+/// Types `text` into `terminal`, then Enter after [`SUBMIT_PAUSE`] (the caller tells the
+/// session's state the line was submitted).
+///
+/// # Errors
+/// The terminal's write errors.
+pub(crate) fn submit_line(terminal: &dyn TerminalSession, text: &str) -> Result<(), PtyError> {
+    terminal.write(text.as_bytes())?;
+    std::thread::sleep(SUBMIT_PAUSE);
+    terminal.write(b"\r")
 }
 
 /// Compact: types the agent's CLI's own compaction command (`/compact`, Gemini `/compress`)

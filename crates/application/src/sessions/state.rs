@@ -80,8 +80,7 @@ pub(crate) fn apply(
     if info.state == AgentState::Idle
         && let Some((terminal, nudge)) = registry.take_nudge(session_id)
     {
-        let _ = terminal.write(nudge.as_bytes());
-        let _ = terminal.write(b"\r");
+        let _ = super::control::submit_line(terminal.as_ref(), &nudge);
         if let Some(submitted) = registry.apply_signal(session_id, Signal::Submit) {
             events.publish(changed(&submitted));
             return Some(submitted);
