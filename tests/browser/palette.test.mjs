@@ -43,6 +43,19 @@ describe("command palette", () => {
     await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.sessionId, "Critic did not start in the new cell");
   });
 
+  it("opens the agent's engine and usage-limit dialogs", async () => {
+    const critic = (await cells(page))[1];
+    await page.locator(`[data-testid="cell"][data-node-id="${critic.nodeId}"] [data-testid="cell-header"]`).click({ position: { x: 4, y: 4 } });
+    await runCommand("change the agent's engine");
+    await page.locator('[data-testid="engine-dialog"]').waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator('[data-testid="engine-dialog"]').waitFor({ state: "detached" });
+    await runCommand("usage limit");
+    await page.locator('[data-testid="limit-policy-dialog"]').waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator('[data-testid="limit-policy-dialog"]').waitFor({ state: "detached" });
+  });
+
   it("filters, moves with the arrows, and Escape closes without acting", async () => {
     await page.locator('[data-testid="open-palette"]').click();
     await palette(page).waitFor();

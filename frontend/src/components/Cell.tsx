@@ -78,6 +78,8 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
     else if (command === "compact") void actions.compact();
     else if (command === "find" && session) setSearchOpen(true);
     else if (command === "change" && session) setPicking(true);
+    else if (command === "engine" && agent) setChangingEngine(true);
+    else if (command === "limit-policy" && agent) setSettingPolicy(true);
   });
 
   // Ctrl+Shift+F inside the terminal opens this cell's search bar.

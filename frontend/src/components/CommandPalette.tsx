@@ -43,6 +43,7 @@ export function CommandPalette({ open, onClose, panels }: { open: boolean; onClo
                 session.state === "idle" &&
                 !!session.agentId &&
                 !!data.profilesById.get(data.agentsById.get(session.agentId)?.profileId ?? "")?.home,
+              hasAgent: !!leaf.agent && data.agentsById.has(leaf.agent),
             }
           : null,
       missingProfiles: data.missingProfiles,

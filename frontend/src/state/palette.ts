@@ -2,6 +2,9 @@ import type { Agent, Direction, Layouts, SessionInfo } from "../types";
 import { leavesInReadingOrder } from "./layoutTree";
 
 /** One action of the command palette. */
+/** What the palette can ask of a cell: its header's actions. */
+export type CellCommand = "stop" | "restart" | "find" | "change" | "compact" | "engine" | "limit-policy";
+
 export interface PaletteAction {
   id: string;
   label: string;
@@ -28,13 +31,15 @@ export interface PaletteContext {
     zoomable: boolean;
     /** The running agent's CLI can compact its conversation, and it is idle. */
     compactable?: boolean;
+    /** The cell shows an agent (whose engine and limit policy can change). */
+    hasAgent?: boolean;
   } | null;
   /** Profiles whose CLI is not installed: their agents are not offered a launch. */
   missingProfiles: ReadonlySet<string>;
   /** The shown layout, and whether it may be deleted (not the last one). */
   activeLayout: { id: string; name: string; deletable: boolean } | null;
   /** Runs a cell header's action (with its confirmation) in cell `nodeId`. */
-  cellCommand(nodeId: string, command: "stop" | "restart" | "find" | "change" | "compact"): void;
+  cellCommand(nodeId: string, command: CellCommand): void;
   toggleZoom(nodeId: string): void;
   newLayout(): void;
   renameLayout(layoutId: string): void;
@@ -100,6 +105,12 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
     }
     if (here.session === "running") actions.push({ id: "stop", label: "Stop the cell's process", run: () => ctx.cellCommand(nodeId, "stop") });
     if (here.compactable) actions.push({ id: "compact", label: "Compact the agent's conversation", run: () => ctx.cellCommand(nodeId, "compact") });
+    if (here.hasAgent) {
+      actions.push(
+        { id: "engine", label: "Change the agent's engine…", run: () => ctx.cellCommand(nodeId, "engine") },
+        { id: "limit-policy", label: "What the agent does at a usage limit…", run: () => ctx.cellCommand(nodeId, "limit-policy") },
+      );
+    }
     if (here.session === "exited") {
       actions.push({ id: "change", label: "Start another agent or a shell here", run: () => ctx.cellCommand(nodeId, "change") });
     }
