@@ -116,6 +116,13 @@ impl Pump {
         }
     }
 
+    /// Runs `action` while nothing is being published: a batch whose sinks are being called
+    /// finishes first, and none starts until `action` is done.
+    pub(crate) fn between_batches<T>(&self, action: impl FnOnce() -> T) -> T {
+        let _publishing = lock(&self.state);
+        action()
+    }
+
     fn update(&self, change: impl FnOnce(&mut State)) {
         change(&mut lock(&self.state));
         self.wake.notify_one();

@@ -40,6 +40,8 @@ struct Shared {
     id: SessionId,
     pid: Option<u32>,
     output: OutputHub,
+    /// Publishes the output; a resize holds it (see [`Pump::between_batches`]).
+    pump: Arc<Pump>,
     input: Input,
     /// Kept for `resize`; dropped by the waiter so the PTY is released at exit.
     master: Mutex<Option<Box<dyn MasterPty + Send>>>,
@@ -93,10 +95,16 @@ pub(crate) fn start(
         config.low_watermark,
     );
     output.resize(size);
+    let pump = Pump::new(Batching {
+        interval: config.batch_interval,
+        max_bytes: config.batch_bytes,
+        exit_drain: config.exit_drain_timeout,
+    });
     let shared = Arc::new(Shared {
         id,
         pid: child.process_id(),
         output,
+        pump: Arc::clone(&pump),
         input,
         master: Mutex::new(Some(master)),
         killer: Mutex::new(child.clone_killer()),
@@ -105,11 +113,6 @@ pub(crate) fn start(
         kill_started: AtomicBool::new(false),
         signals_sent: AtomicU64::new(0),
         kill_grace: config.kill_grace,
-    });
-    let pump = Pump::new(Batching {
-        interval: config.batch_interval,
-        max_bytes: config.batch_bytes,
-        exit_drain: config.exit_drain_timeout,
     });
 
     let read_buffer = config.read_buffer_bytes;
@@ -323,7 +326,11 @@ impl TerminalSession for PtySession {
                 .resize(pty_size(size))
                 .map_err(|e| PtyError::Io(format!("{e:#}")))?;
         }
-        self.shared.output.resize(size);
+        // Between two batches: every batch published before is in every client's stream
+        // before the caller announces the new size, so a client applies it where the model did.
+        self.shared
+            .pump
+            .between_batches(|| self.shared.output.resize(size));
         Ok(())
     }
 
