@@ -192,14 +192,15 @@ export async function waitForConnection(page, server, timeout = 60000) {
   }
 }
 
-/** A new page of `context` on the served UI, connected and its picker shown; page errors go
- *  to `errors`. */
+/** A new page of `context` on the served UI, connected and a picker shown (the first: a
+ *  workspace that earlier tests left with several empty cells shows one per cell); page errors
+ *  go to `errors`. */
 export async function openWorkspace(context, server, errors = []) {
   const page = await context.newPage();
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(server.url);
   await waitForConnection(page, server);
-  await page.locator('[data-testid="picker"]').waitFor();
+  await page.locator('[data-testid="picker"]').first().waitFor();
   return page;
 }
 
