@@ -202,6 +202,14 @@ pub trait CliHomes: Send + Sync {
         cwd: &Path,
         id: &str,
     ) -> Option<crate::conversation::ConversationGlance>;
+    /// The usage limit conversation `id`'s file ends in (Claude Code's transcript, a Codex
+    /// rollout), with the structured reset the CLI recorded there; `None` when it ends in none.
+    fn limit_at_end(
+        &self,
+        home: CliHome,
+        cwd: &Path,
+        id: &str,
+    ) -> Option<crate::limits::LimitSighting>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

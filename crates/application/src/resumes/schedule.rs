@@ -6,6 +6,8 @@ use crate::error::{AppError, AppResult};
 use crate::sessions::{self, LaunchAgent};
 use idea_domain::agent::LimitPolicy;
 use idea_domain::agent_state::AgentState;
+use idea_domain::invocation::agent_cwd;
+use idea_domain::limits::{LimitReset, LimitSighting, LimitSource, SightedReset, resolve};
 use idea_domain::resume::{FAILOVER_NUDGE, RESUMES_VERSION, Resumes, ScheduledResume, due_at};
 use idea_domain::terminal::TerminalSize;
 use idea_domain::{AgentId, DomainEvent, ProfileId};
@@ -28,6 +30,10 @@ pub fn list(deps: &Deps) -> AppResult<Vec<ScheduledResume>> {
 /// Store codes; a failure to continue one agent is logged and does not stop the others.
 pub fn tick(deps: &Deps) -> AppResult<usize> {
     let (seen, went_on) = deps.resume_inbox.take();
+    let seen = seen
+        .into_iter()
+        .map(|seen| with_recorded_reset(deps, seen))
+        .collect();
     let (failovers, seen) = by_policy(deps, seen);
     let now = deps.clock.now();
     let due = {
@@ -62,6 +68,44 @@ pub fn tick(deps: &Deps) -> AppResult<usize> {
         }
     }
     Ok(continued)
+}
+
+/// A limit read off the screen (a reset in words, to the minute, or none) with the reset the
+/// CLI recorded in its own file when it did (Claude's `resetsAt`, Codex's `resets_at`): the
+/// structured time wins.
+fn with_recorded_reset(deps: &Deps, mut seen: LimitSeen) -> LimitSeen {
+    if seen.limit.source != LimitSource::Screen {
+        return seen;
+    }
+    let Some(recorded) = recorded_limit(deps, &seen) else {
+        return seen;
+    };
+    if !matches!(recorded.reset, SightedReset::Epoch(_)) {
+        return seen;
+    }
+    let resolved = resolve(recorded, deps.clock.now(), &deps.clock.zone());
+    if matches!(resolved.reset, LimitReset::At { .. }) {
+        tracing::info!(agent = %seen.agent_id, reset = ?resolved.reset, "usage limit: the reset the CLI recorded in its file");
+        seen.limit.reset = resolved.reset;
+        seen.limit.window = seen.limit.window.or(resolved.window);
+    }
+    seen
+}
+
+/// The limit the agent's CLI file ends in: its live session's conversation, else the newest
+/// one the CLI saved in the agent's folder.
+fn recorded_limit(deps: &Deps, seen: &LimitSeen) -> Option<LimitSighting> {
+    let agent = deps.store.load_manifest().ok()?.get(seen.agent_id)?.clone();
+    let profile = deps.profiles.get(&agent.profile_id)?;
+    let home = profile.home?;
+    let run_dir = deps.store.prepare_run_dir(agent.agent_id).ok()?;
+    let cwd = agent_cwd(&profile, &deps.store.root(), &run_dir);
+    let id = deps
+        .sessions
+        .live_of_agent(agent.agent_id)
+        .and_then(|live| live.info.engine_session_id)
+        .or_else(|| deps.cli_homes.latest_conversation(home, &cwd))?;
+    deps.cli_homes.limit_at_end(home, &cwd, &id)
 }
 
 /// Splits the limits seen by their agents' policies: those to fail over now (with the profile

@@ -436,3 +436,42 @@ fn the_projects_own_nudge_is_typed_at_the_reset_and_a_bad_one_is_refused() {
     let back = idea_application::project::set_resume_nudge(&w.deps, None).unwrap();
     assert_eq!(back.resume_nudge, None);
 }
+
+/// The screen gives the reset in words, to the minute, or not at all; the CLI's own file
+/// (Claude's transcript, Codex's rollout) may record it exactly: that one is scheduled.
+#[test]
+fn a_reset_recorded_in_the_clis_file_wins_over_the_screens_words() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    let id = w.session_of(ada.agent_id);
+    let engine = idea_application::sessions::list(&w.deps)
+        .into_iter()
+        .find(|s| s.session_id == id)
+        .unwrap()
+        .engine_session_id
+        .unwrap();
+    let exact = w.clock_now() + 1234;
+    w.cli.limits.lock().unwrap().insert(
+        engine,
+        LimitSighting {
+            reset: SightedReset::Epoch(exact),
+            window: Some("5-hour".into()),
+            source: LimitSource::Transcript,
+            message: "You've hit your 5-hour limit".into(),
+        },
+    );
+    terminal.signal(TerminalSignal::Screen(Some(ScreenFinding::UsageLimit(
+        LimitSighting {
+            reset: SightedReset::Unknown,
+            window: None,
+            source: LimitSource::Screen,
+            message: "You've hit your limit".into(),
+        },
+    ))));
+    resumes::tick(&w.deps).unwrap();
+    let scheduled = resumes::list(&w.deps).unwrap();
+    assert_eq!(scheduled.len(), 1);
+    let margin = idea_domain::limits::RESET_MARGIN_SECS;
+    assert_eq!(scheduled[0].due_at, exact + margin, "{scheduled:?}");
+    assert_eq!(scheduled[0].limit.window.as_deref(), Some("5-hour"));
+}

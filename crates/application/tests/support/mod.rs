@@ -251,6 +251,8 @@ pub struct FakeCliHomes {
     pub setup_problem: Mutex<Option<String>>,
     /// The messages of each saved conversation, by id.
     pub exchanges: Mutex<HashMap<String, Vec<idea_domain::handoff::Exchange>>>,
+    /// The limit each saved conversation's file ends in, by id.
+    pub limits: Mutex<HashMap<String, idea_domain::limits::LimitSighting>>,
 }
 
 impl FakeCliHomes {
@@ -338,6 +340,14 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
             last_activity: None,
             asks: u32::try_from(asks).ok(),
         })
+    }
+    fn limit_at_end(
+        &self,
+        _home: CliHome,
+        _cwd: &std::path::Path,
+        id: &str,
+    ) -> Option<idea_domain::limits::LimitSighting> {
+        self.limits.lock().unwrap().get(id).cloned()
     }
 }
 

@@ -13,6 +13,7 @@ mod trust;
 use idea_domain::conversation::ConversationGlance;
 use idea_domain::handoff::Exchange;
 use idea_domain::invocation::SavedConversation;
+use idea_domain::limits::{LimitSighting, Vendor, limit_at_transcript_end};
 use idea_domain::ports::{CliHomes, StoreError, TrustOutcome};
 use idea_domain::profile::CliHome;
 use std::collections::BTreeMap;
@@ -125,6 +126,18 @@ impl CliHomes for FsCliHomes {
             .map(|(file, format)| transcripts::glance(&file, format))
     }
 
+    fn limit_at_end(&self, home: CliHome, cwd: &Path, id: &str) -> Option<LimitSighting> {
+        let vendor = match home {
+            CliHome::ClaudeCode => Vendor::ClaudeCode,
+            CliHome::Codex => Vendor::Codex,
+            // Gemini CLI's session files record no limit.
+            CliHome::Gemini => return None,
+        };
+        let (file, _) = self.transcript(home, cwd, id)?;
+        let lines = transcripts::tail_lines(&file);
+        limit_at_transcript_end(vendor, lines.iter().map(String::as_str))
+    }
+
     fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String> {
         let var = |name: &str| {
             env.get(name)
@@ -137,5 +150,47 @@ impl CliHomes for FsCliHomes {
             CliHome::Codex => setup::codex(self, &var),
             CliHome::Gemini => setup::gemini(self, &var),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod limit_tests {
+    use super::*;
+    use idea_domain::limits::SightedReset;
+
+    #[test]
+    fn the_limit_a_claude_transcript_ends_in_carries_its_recorded_reset() {
+        let home = tempfile::tempdir().expect("temp dir");
+        let homes = FsCliHomes::for_home(home.path(), None, None);
+        let id = "0f8fad5b-d9cb-469f-a165-70867728950e";
+        let project = homes.claude_dir.join("projects").join("-p");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        let line = r#"{"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","apiError":"usage_limit_reached","quotaLimits":{"status":"rejected","resetsAt":1796154740,"rateLimitType":"five_hour"},"message":{"model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"You've hit your 5-hour limit · resets 3:53am (Asia/Shanghai)"}]}}"#;
+        let user = r#"{"type":"user","message":{"content":"go on"}}"#;
+        std::fs::write(
+            project.join(format!("{id}.jsonl")),
+            format!("{user}\n{line}\n"),
+        )
+        .expect("write");
+        let limit = homes
+            .limit_at_end(CliHome::ClaudeCode, Path::new("/p"), id)
+            .expect("a limit");
+        assert_eq!(limit.reset, SightedReset::Epoch(1_796_154_740));
+        // The user typed again and the model answered: no limit at the end any more.
+        let answered = r#"{"type":"assistant","message":{"model":"claude","content":[{"type":"text","text":"Done."}]}}"#;
+        std::fs::write(
+            project.join(format!("{id}.jsonl")),
+            format!("{line}\n{user}\n{answered}\n"),
+        )
+        .expect("write");
+        assert_eq!(
+            homes.limit_at_end(CliHome::ClaudeCode, Path::new("/p"), id),
+            None
+        );
+        assert_eq!(
+            homes.limit_at_end(CliHome::ClaudeCode, Path::new("/p"), "../x"),
+            None
+        );
     }
 }

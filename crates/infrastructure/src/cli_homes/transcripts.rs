@@ -54,6 +54,28 @@ pub(super) fn glance(file: &Path, format: Format) -> ConversationGlance {
     }
 }
 
+/// The last lines of `file` (at most its last MiB; a first partial line is dropped).
+pub(super) fn tail_lines(file: &Path) -> Vec<String> {
+    const TAIL: u64 = 1024 * 1024;
+    let Ok(mut handle) = File::open(file) else {
+        return Vec::new();
+    };
+    let length = handle.metadata().map_or(0, |m| m.len());
+    let cut = length > TAIL;
+    if cut && handle.seek(SeekFrom::Start(length - TAIL)).is_err() {
+        return Vec::new();
+    }
+    let mut text = Vec::new();
+    if handle.take(TAIL).read_to_end(&mut text).is_err() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&text);
+    text.lines()
+        .skip(usize::from(cut))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// A file read once: its messages, its latest title record, its newest timestamp.
 #[derive(Default)]
 struct Scan {
