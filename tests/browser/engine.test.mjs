@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { FAKE_AGENT, cells, launchBrowser, rpc, startServer, terminalText, waitForConnection, waitUntil } from "./helpers.mjs";
+import { describe, it } from "node:test";
+import { FAKE_AGENT, cells, rpc, terminalText, useWorkspace, waitUntil } from "./helpers.mjs";
 
 /** Two engines: one like Claude Code (its session flags, CLAUDE.md), one reading AGENTS.md. */
 const profiles = () => [
@@ -30,23 +30,10 @@ async function openAction(cell, action) {
 
 describe("change engine", () => {
   let server;
-  let browser;
   let page;
   const pageErrors = [];
 
-  before(async () => {
-    server = await startServer(null, { profiles });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(server.url);
-    await waitForConnection(page, server);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  useWorkspace({ profiles, viewport: { width: 1400, height: 820 }, pageErrors }, (opened) => ({ server, page } = opened));
 
   it("moves a live agent to another engine with the handoff the user edited", async () => {
     const layouts = await rpc(page, "getLayouts");

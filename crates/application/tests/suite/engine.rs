@@ -7,7 +7,7 @@ use super::sessions::{agent, launch, two_cells};
 use crate::support::{World, world};
 use idea_application::agents::{self, ChangeAgentProfile};
 use idea_application::{AppError, layouts};
-use idea_domain::handoff::{Exchange, Handoff, Speaker};
+use idea_domain::handoff::{Handoff, Speaker};
 use idea_domain::{AgentId, DomainEvent, ProfileId};
 use std::sync::atomic::Ordering;
 
@@ -110,17 +110,14 @@ fn a_stopped_agent_moves_without_starting_and_its_next_launch_gets_the_handoff()
     let first = launch(&w, &ada, layout, cell).unwrap();
     let id = first.engine_session_id.clone().unwrap();
     // What Claude Code saved of the conversation.
-    w.cli.exchanges.lock().unwrap().insert(
-        id.clone(),
-        vec![
-            Exchange {
-                speaker: Speaker::User,
-                text: "Rename the crate to idea-core".into(),
-            },
-            Exchange {
-                speaker: Speaker::Assistant,
-                text: "Renamed in Cargo.toml; the imports are next.".into(),
-            },
+    w.cli.said(
+        &id,
+        &[
+            (Speaker::User, "Rename the crate to idea-core"),
+            (
+                Speaker::Assistant,
+                "Renamed in Cargo.toml; the imports are next.",
+            ),
         ],
     );
     w.terminals.sessions.lock().unwrap()[0].finish(0);

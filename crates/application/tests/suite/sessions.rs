@@ -384,17 +384,11 @@ fn the_resume_prompt_shows_what_the_cli_saved_of_the_conversation() {
     let (layout, cell, _) = two_cells(&w);
     let first = launch(&w, &ada, layout, cell).unwrap();
     let id = first.engine_session_id.clone().unwrap();
-    w.cli.exchanges.lock().unwrap().insert(
-        id,
-        vec![
-            idea_domain::handoff::Exchange {
-                speaker: idea_domain::handoff::Speaker::User,
-                text: "Rename the crate".into(),
-            },
-            idea_domain::handoff::Exchange {
-                speaker: idea_domain::handoff::Speaker::Assistant,
-                text: "Done.".into(),
-            },
+    w.cli.said(
+        &id,
+        &[
+            (idea_domain::handoff::Speaker::User, "Rename the crate"),
+            (idea_domain::handoff::Speaker::Assistant, "Done."),
         ],
     );
     sessions::snapshot_running_agents(&w.deps).unwrap();

@@ -256,6 +256,21 @@ pub struct FakeCliHomes {
 }
 
 impl FakeCliHomes {
+    /// What the CLI saved of conversation `id`: these messages, oldest first.
+    pub fn said(&self, id: &str, messages: &[(idea_domain::handoff::Speaker, &str)]) {
+        let exchanges = messages
+            .iter()
+            .map(|(speaker, text)| idea_domain::handoff::Exchange {
+                speaker: *speaker,
+                text: (*text).to_owned(),
+            })
+            .collect();
+        self.exchanges
+            .lock()
+            .unwrap()
+            .insert(id.to_owned(), exchanges);
+    }
+
     pub fn save_conversation(&self, cwd: &std::path::Path, id: &str) {
         self.saved
             .lock()
