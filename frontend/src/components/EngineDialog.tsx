@@ -55,7 +55,7 @@ export function EngineDialog({ agent, onClose }: { agent: Agent; onClose(): void
       <h2>Change {agent.name}&apos;s engine</h2>
       <p>
         {agent.name} runs on {current}. On the new engine it keeps its persona and its conversation with you, and starts
-        from the handoff below; moving back later resumes its {current} conversation.
+        from the handoff below. Moving it back later continues its {current} conversation where that CLI can resume one.
       </p>
       <label>
         New engine

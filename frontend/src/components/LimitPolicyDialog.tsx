@@ -59,7 +59,7 @@ export function LimitPolicyDialog({ agent, onClose }: { agent: Agent; onClose():
           <option value="nothing">leave it to me</option>
         </select>
       </label>
-      <p>A limit on the engine it moved to is waited for there.</p>
+      {choice.startsWith("failOver:") && <p>If it hits a limit there too, IdeA waits for that one to reset.</p>}
       <label>
         What IdeA types when a limit resets (every agent of this project)
         <textarea
