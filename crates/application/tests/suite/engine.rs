@@ -163,6 +163,19 @@ fn bad_moves_are_refused_and_change_nothing() {
     )
     .unwrap_err();
     assert!(matches!(nobody, AppError::AgentNotFound(_)), "{nobody:?}");
+    // A CLI that is not installed: said so, and nothing changes.
+    let missing = change(&w, ada.agent_id, "uninstalled", None).unwrap_err();
+    assert!(
+        matches!(
+            missing,
+            AppError::Spawn(idea_domain::terminal::PtyError::CommandNotFound(_))
+        ),
+        "{missing:?}"
+    );
+    assert!(
+        w.store.handoffs.lock().unwrap().is_empty(),
+        "a handoff was written"
+    );
     // A full disk: the error says so and the agent keeps its engine.
     w.store.fail_writes.store(true, Ordering::SeqCst);
     assert!(change(&w, ada.agent_id, "codex", None).is_err());

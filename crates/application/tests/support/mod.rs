@@ -195,6 +195,7 @@ impl ProfileCatalog for StaticCatalog {
             "askable",
             "askable-minting",
             "codex",
+            "uninstalled",
         ]
         .into_iter()
         .map(|id| AgentProfile {
@@ -238,6 +239,10 @@ impl ProfileCatalog for StaticCatalog {
     }
     fn problems(&self) -> Vec<ProfileProblem> {
         vec![]
+    }
+    /// Every profile's program is found but `uninstalled`'s.
+    fn is_installed(&self, profile: &AgentProfile) -> bool {
+        profile.id.as_str() != "uninstalled"
     }
 }
 
