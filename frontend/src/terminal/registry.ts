@@ -198,6 +198,9 @@ export class TerminalHandle implements Paced, WebglUser {
         this.replayLeft = answer.replayBytes;
         for (const bytes of this.held.splice(0)) this.receive(bytes);
         this.applyShared(answer);
+        // No replay to wait for (or all of it came with the answer): a size an event gave
+        // before the answer (a later epoch than the answer's) applies now.
+        if (this.replayLeft === 0) this.followAfterReplay();
         this.scheduleFitReport(); // the cell may have changed while the attach was served
       },
     });
@@ -488,13 +491,18 @@ export class TerminalHandle implements Paced, WebglUser {
       this.replayLeft -= replay.length;
       this.paceOutput(replay);
       if (this.replayLeft > 0) return;
-      const size = this.sizeAfterReplay;
-      this.sizeAfterReplay = null;
-      if (size) this.resizeTo(size);
+      this.followAfterReplay();
       if (replay.length === bytes.length) return;
       bytes = bytes.subarray(replay.length);
     }
     this.paceOutput(bytes);
+  }
+
+  /** The replay is in: the terminal follows the session's size as it is now. */
+  private followAfterReplay(): void {
+    const size = this.sizeAfterReplay;
+    this.sizeAfterReplay = null;
+    if (size) this.resizeTo(size);
   }
 
   private paceOutput(bytes: Uint8Array): void {
