@@ -48,7 +48,9 @@ export async function startServer(reuse = null, { profiles = null } = {}) {
   const port = String(reuse?.port ?? 0);
   // The token goes in the environment, not the command line that every local user can read.
   const child = spawn(IDEA_BIN, ["serve", projectDir, "--port", port], {
-    env: { ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: userDir, HOME: userDir, IDEA_TOKEN: token },
+    // The server's refusals (a wrong token, a foreign origin) are logged at debug: a failure's
+    // message shows the log's tail.
+    env: { IDEA_LOG: "info,idea_server=debug", ...process.env, SHELL: "/bin/sh", IDEA_USER_DIR: userDir, HOME: userDir, IDEA_TOKEN: token },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

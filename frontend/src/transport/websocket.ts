@@ -56,6 +56,9 @@ function socketUrl(): string {
   return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
+/** How long a connection's handshake may take before it is tried again. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
 export class WebSocketTransport implements Transport {
   readonly kind = "websocket" as const;
   readonly notifier = new BrowserNotifier();
@@ -150,15 +153,26 @@ export class WebSocketTransport implements Transport {
     }
     socket.binaryType = "arraybuffer";
     this.socket = socket;
+    // A handshake that never completes (a server that stalled, a socket lost on the way) would
+    // leave the page "connecting" for good: give up on it and try again.
+    const handshake = setTimeout(() => {
+      if (socket.readyState === WebSocket.CONNECTING) {
+        console.warn(`IdeA: no answer to the connection in ${HANDSHAKE_TIMEOUT_MS / 1000} s; trying again`);
+        socket.close();
+      }
+    }, HANDSHAKE_TIMEOUT_MS);
     socket.onopen = () => {
+      clearTimeout(handshake);
       this.retryDelay = 250;
       this.setState("open");
       for (const key of this.attached.keys()) this.sendAttach(key);
       for (const message of this.outbox.splice(0)) socket.send(message);
     };
     socket.onmessage = (message) => this.receive(message.data);
-    socket.onclose = () => {
+    socket.onclose = (event) => {
+      clearTimeout(handshake);
       if (this.socket !== socket) return;
+      if (this.state === "connecting") console.warn(`IdeA: the connection failed (${event.code}); trying again in ${this.retryDelay} ms`);
       this.socket = null;
       const lost: ApiError = { code: "DISCONNECTED", message: "the connection to IdeA was lost" };
       for (const pending of this.pending.values()) pending.reject(lost);

@@ -97,12 +97,14 @@ pub(super) async fn guard(
     next: Next,
 ) -> Response {
     if !host_allowed(request.headers(), request.uri(), shared.port) {
+        tracing::debug!(uri = %request.uri().path(), "refused: foreign Host");
         return refuse(
             StatusCode::FORBIDDEN,
             "forbidden: open 127.0.0.1 or localhost, as `idea serve` printed\n",
         );
     }
     if !origin_allowed(request.headers(), shared.port) {
+        tracing::debug!(uri = %request.uri().path(), "refused: foreign Origin");
         return refuse(StatusCode::FORBIDDEN, "forbidden: foreign origin\n");
     }
     next.run(request).await
@@ -119,6 +121,7 @@ pub(super) async fn require_token(
         .ok()
         .and_then(|q| q.0.token);
     if !given.is_some_and(|t| same_secret(&t, &shared.token)) {
+        tracing::debug!(uri = %request.uri().path(), "refused: no token or a wrong one");
         return refuse(
             StatusCode::UNAUTHORIZED,
             "unauthorised: open the URL `idea serve` printed (it carries the token)\n",

@@ -249,6 +249,7 @@ where
 
 /// Serves one upgraded connection until the client goes away.
 pub(super) async fn connection(socket: WebSocket, shared: Arc<Shared>) {
+    tracing::info!("client connected");
     let (to_client, mut from_client) = socket.split();
     let (outbox, mut outgoing) = outbox();
     let out = Outgoing::new(outbox, to_client);
