@@ -156,7 +156,12 @@ describe("moving cells", () => {
       "the running shell did not move to the other cell",
     );
     assert.deepEqual(await order(), before, "a swap keeps the cells where they are");
-    assert.equal((await cells(page)).find((c) => c.nodeId === shellCell.nodeId)?.sessionId ?? null, null);
+    // The cell it left shows no session once the page has drawn both sides of the swap (the
+    // layout and the sessions come in separate events, so one frame may show only one).
+    await waitUntil(
+      async () => ((await cells(page)).find((c) => c.nodeId === shellCell.nodeId)?.sessionId ?? null) === null,
+      "the cell the shell left still shows it",
+    );
     await waitUntil(async () => (await terminalText(page, shellCell.sessionId))?.includes("move-marker"), "the output was lost");
     assert.deepEqual(pageErrors, []);
   });
