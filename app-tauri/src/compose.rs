@@ -91,6 +91,7 @@ pub fn cli_state_env() -> idea_domain::sandbox::CliStateEnv {
         xdg_data_home: var("XDG_DATA_HOME"),
         xdg_cache_home: var("XDG_CACHE_HOME"),
         xdg_state_home: var("XDG_STATE_HOME"),
+        cargo_home: var("CARGO_HOME"),
     }
 }
 

@@ -261,7 +261,12 @@ export async function terminalText(page, sessionId) {
 /** The cells of the shown layout, in order, as `{nodeId, sessionId}`. */
 export async function cells(page) {
   return page.$$eval('[data-testid="cell"]', (elements) =>
-    elements.map((e) => ({ nodeId: e.dataset.nodeId, sessionId: e.dataset.sessionId ?? null, focused: e.dataset.focused === "true" })),
+    elements.map((e) => ({
+      nodeId: e.dataset.nodeId,
+      sessionId: e.dataset.sessionId ?? null,
+      agentId: e.dataset.agentId ?? null,
+      focused: e.dataset.focused === "true",
+    })),
   );
 }
 

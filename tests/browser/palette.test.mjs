@@ -40,7 +40,11 @@ describe("command palette", () => {
     const second = (await cells(page))[1];
     await waitUntil(async () => (await cells(page))[1].focused, "focus did not follow the split");
     await runCommand("launch critic");
-    await waitUntil(async () => (await cells(page)).find((c) => c.nodeId === second.nodeId)?.sessionId, "Critic did not start in the new cell");
+    // The session and the layout's leaf (which names the agent) arrive as separate events.
+    await waitUntil(async () => {
+      const cell = (await cells(page)).find((c) => c.nodeId === second.nodeId);
+      return cell?.sessionId && cell.agentId;
+    }, "Critic did not start in the new cell");
   });
 
   it("opens the agent's engine and usage-limit dialogs", async () => {

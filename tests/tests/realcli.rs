@@ -199,7 +199,8 @@ fn claude_code_runs_sandboxed() {
 }
 
 /// Issue 19: under a plan, the CLI's shell tool creates a file at the project root (outside
-/// its cwd, the agent's run dir), while IdeA's state stays out of its reach. A permission
+/// its cwd, the agent's run dir), builds a crate there with cargo and commits, while IdeA's
+/// state and the user's SSH key stay out of its reach. A permission
 /// prompt the CLI shows on the way is answered as a user would.
 fn sandboxed_tool_writes_the_project_root(cli: Cli) {
     // The whole project is writable only with the namespace step, which IdeA's helper takes
@@ -229,12 +230,34 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
         claude_default_mode(&rig.home);
         rig.cli.ready = "? for shortcuts";
     }
+    // A crate to build, and a key of the user's that the agent must not read.
+    let root = rig.project.clone();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        // `[workspace]`: the world may lie inside IdeA's own checkout (its `target/`).
+        "[package]\nname = \"proj\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/main.rs"), "fn main() {}\n").unwrap();
+    // As rustup's installer leaves it: a login shell (Codex runs its commands in one, and
+    // Debian's /etc/profile resets PATH) finds cargo through ~/.profile.
+    let cargo_bin = std::env::var_os("PATH")
+        .and_then(|path| std::env::split_paths(&path).find(|dir| dir.join("cargo").is_file()))
+        .expect("cargo on PATH");
+    std::fs::write(
+        rig.home.join(".profile"),
+        format!("export PATH=\"{}:$PATH\"\n", cargo_bin.display()),
+    )
+    .unwrap();
+    let ssh = rig.home.join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_ed25519"), "SECRET-KEY-MATERIAL\n").unwrap();
     let cell = rig.agent_in_first_cell("Builder", "CODEWORD-ROOT");
     let launched = rig.launch(&cell);
     assert!(launched["sandbox"].is_object(), "not sandboxed: {launched}");
     let id = launched["sessionId"].as_str().unwrap().to_owned();
     rig.wait_ready(&id);
-    let root = rig.project.clone();
     let changelog = root.join("CHANGELOG.md");
     let permissions = root.join(".ideai/permissions.json");
     let rules_before = std::fs::read_to_string(&permissions).unwrap();
@@ -267,7 +290,24 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
         cli.profile,
         rig.wire.screen(&id)
     );
-    // Refused by the sandbox: the tool runs and fails; nothing changes.
+    // `cargo build` in the project: `target/` and `Cargo.lock` at the root, cargo's own
+    // caches (read-only, or the agent's private copy) good enough for a crate without
+    // dependencies.
+    let built = root.join("target/debug/proj");
+    run(
+        &mut rig,
+        format!(
+            "cargo build -q --manifest-path {}",
+            root.join("Cargo.toml").display()
+        ),
+        &|_| built.exists(),
+    );
+    assert!(
+        built.exists(),
+        "{}: cargo build made nothing; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
+    );
     // And commits it: git's objects, refs and index are writable under the plan.
     let committed = |_: &mut Rig| {
         std::process::Command::new("git")
@@ -313,6 +353,32 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
         std::fs::read_to_string(&permissions).unwrap(),
         rules_before,
         "{}: the agent changed IdeA's permissions",
+        cli.profile
+    );
+    // The user's SSH key: the tool runs, and reads nothing (the marker is split by quotes in
+    // the ask, so only the shell's output matches it).
+    let unreadable = |rig: &mut Rig| {
+        rig.find_request(&["KEY-UNREADABLE"], std::time::Duration::ZERO)
+            .is_some()
+    };
+    run(
+        &mut rig,
+        format!(
+            "cat {} || echo KEY-UN''READABLE",
+            ssh.join("id_ed25519").display()
+        ),
+        &unreadable,
+    );
+    assert!(
+        unreadable(&mut rig),
+        "{}: the key's refusal never reached the model; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
+    );
+    assert!(
+        rig.find_request(&["SECRET-KEY-MATERIAL"], std::time::Duration::ZERO)
+            .is_none(),
+        "{}: the agent read the user's SSH key",
         cli.profile
     );
     rig.stop(&id);

@@ -175,7 +175,7 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
         denials: resolve(deps, rules)?,
         namespaces,
         git,
-        home: namespaces.then(|| env.cli.home.clone()),
+        caches: namespaces.then(|| env.cli.clone()),
     };
     let mut dirs = state.dirs;
     dirs.push(requests_dir);

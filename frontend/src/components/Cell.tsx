@@ -122,6 +122,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       data-testid="cell"
       data-node-id={leaf.id}
       data-session-id={sessionId}
+      data-agent-id={leaf.agent ?? undefined}
       data-focused={focused === leaf.id}
       tabIndex={-1}
       onFocusCapture={() => setFocused(leaf.id)}

@@ -147,6 +147,7 @@ impl Rig {
             .env_remove("GEMINI_API_KEY")
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("CODEX_HOME")
+            .envs(toolchain_env())
             .envs(env);
         let (serve, line) = start_announcing(serve, "IdeA serving ");
         let port = announced_port(&line);
@@ -374,6 +375,20 @@ fn first_leaf(node: &Value) -> Option<String> {
         return node["id"].as_str().map(str::to_owned);
     }
     node["children"].as_array()?.iter().find_map(first_leaf)
+}
+
+/// The machine's Rust toolchain, found through the real HOME, for tools an agent runs under the
+/// throwaway one (`cargo build` in the sandbox tests).
+fn toolchain_env() -> Vec<(&'static str, std::path::PathBuf)> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")]
+        .into_iter()
+        .filter_map(|(var, dir)| {
+            let set = std::env::var_os(var).map(std::path::PathBuf::from);
+            let found = set.or_else(|| home.as_ref().map(|h| h.join(dir)));
+            found.filter(|d| d.is_dir()).map(|d| (var, d))
+        })
+        .collect()
 }
 
 /// The CLI's saved state under the throwaway HOME (session files and their first lines), for

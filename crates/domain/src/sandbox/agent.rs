@@ -2,7 +2,9 @@
 //! reach, and the places the agent and its CLI must write. Pure: the caller lists folders and
 //! expands globs on disk (`ports::SandboxHost`) and hands the results in.
 
-use super::{CliState, MountPlan, PrivateCache, SandboxInputs, SandboxPlan, compile_plan};
+use super::{
+    CliState, CliStateEnv, MountPlan, PrivateCache, SandboxInputs, SandboxPlan, compile_plan,
+};
 use crate::permissions::{DeniedPath, PathAccess};
 use std::path::{Path, PathBuf};
 
@@ -66,28 +68,37 @@ pub struct AgentSandboxInputs {
     /// already left out. Only with `namespaces`: without, denying them would split `.git`
     /// and no commit could be made.
     pub git: Vec<PathBuf>,
-    /// The user's home: its package caches are written privately ([`private_caches`]). Only
-    /// with `namespaces` (an overlay needs a mount namespace).
-    pub home: Option<PathBuf>,
+    /// Where the user's package caches are (home, `$CARGO_HOME`, `$XDG_CACHE_HOME`): they are
+    /// written privately ([`private_caches`]). Only with `namespaces` (an overlay needs a
+    /// mount namespace).
+    pub caches: Option<CliStateEnv>,
 }
 
-/// The package caches below the home that builds and installs write: cargo's downloaded
-/// crates and git checkouts, npm's cache, pip's.
-pub const PRIVATE_CACHES: &[(&str, &str)] = &[
-    (".cargo/registry", "cargo-registry"),
-    (".cargo/git", "cargo-git"),
-    (".npm", "npm"),
-    (".cache/pip", "pip"),
-];
+/// The package caches that builds and installs write, each with the name of its private copy:
+/// cargo's downloaded crates and git checkouts (in `$CARGO_HOME`, else `~/.cargo`), npm's
+/// cache, pip's (in `$XDG_CACHE_HOME`, else `~/.cache`).
+pub fn package_caches(env: &CliStateEnv) -> Vec<(PathBuf, &'static str)> {
+    let cargo = env
+        .cargo_home
+        .clone()
+        .unwrap_or_else(|| env.home.join(".cargo"));
+    let cache = env.xdg(env.xdg_cache_home.as_ref(), ".cache");
+    vec![
+        (cargo.join("registry"), "cargo-registry"),
+        (cargo.join("git"), "cargo-git"),
+        (env.home.join(".npm"), "npm"),
+        (cache.join("pip"), "pip"),
+    ]
+}
 
 /// Where the agent's private copy of each cache lives: in its run dir, so it goes with the
 /// agent, and lies outside every cache. A cache at, under or above a denied path is left out
 /// (an overlay would show what the denial hides, or expose the denied cache itself).
-pub fn private_caches(home: &Path, run_dir: &Path, denied: &[PathBuf]) -> Vec<PrivateCache> {
-    PRIVATE_CACHES
-        .iter()
-        .map(|(relative, name)| PrivateCache {
-            path: home.join(relative),
+pub fn private_caches(env: &CliStateEnv, run_dir: &Path, denied: &[PathBuf]) -> Vec<PrivateCache> {
+    package_caches(env)
+        .into_iter()
+        .map(|(path, name)| PrivateCache {
+            path,
             private: run_dir.join("caches").join(name),
         })
         .filter(|cache| {
@@ -175,9 +186,9 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
                 .collect(),
             writable: vec![inputs.run_dir.clone(), inputs.requests_dir.clone()],
             private_caches: inputs
-                .home
-                .as_deref()
-                .map(|home| private_caches(home, &inputs.run_dir, &denied_all))
+                .caches
+                .as_ref()
+                .map(|env| private_caches(env, &inputs.run_dir, &denied_all))
                 .unwrap_or_default(),
         };
         (vec![], Some(mounts))

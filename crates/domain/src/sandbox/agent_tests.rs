@@ -221,18 +221,47 @@ fn an_allow_rule_lifts_a_default_only_when_it_covers_the_path_whole() {
 fn with_namespaces_the_package_caches_are_private_copies_in_the_run_dir() {
     let mut with = inputs();
     with.namespaces = true;
-    with.home = Some(p("/h"));
+    with.caches = Some(env("/h"));
     let caches = agent_plan(&with).mounts.unwrap().private_caches;
     let npm = caches.iter().find(|c| c.path == p("/h/.npm")).unwrap();
     assert!(npm.private.starts_with(&with.run_dir), "{npm:?}");
     assert!(caches.iter().any(|c| c.path == p("/h/.cargo/registry")));
     // Never the credential stores' folders, nor anything above or below a denied path.
     let denied = [p("/h/.cargo/registry/secret"), p("/h/.cache")];
-    let left = private_caches(Path::new("/h"), Path::new("/w/run"), &denied);
+    let left = private_caches(&env("/h"), Path::new("/w/run"), &denied);
     assert!(!left.iter().any(|c| c.path == p("/h/.cargo/registry")));
     assert!(!left.iter().any(|c| c.path == p("/h/.cache/pip")));
     assert!(left.iter().any(|c| c.path == p("/h/.npm")));
     // Without a home (the project's plan), or without namespaces: none.
-    with.home = None;
+    with.caches = None;
     assert!(agent_plan(&with).mounts.unwrap().private_caches.is_empty());
+}
+
+#[test]
+fn the_caches_follow_cargo_home_and_the_xdg_cache_folder() {
+    let moved = CliStateEnv {
+        cargo_home: Some(p("/opt/cargo")),
+        xdg_cache_home: Some(p("/c")),
+        ..env("/h")
+    };
+    let paths: Vec<PathBuf> = private_caches(&moved, Path::new("/w/run"), &[])
+        .into_iter()
+        .map(|c| c.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            p("/opt/cargo/registry"),
+            p("/opt/cargo/git"),
+            p("/h/.npm"),
+            p("/c/pip")
+        ]
+    );
+}
+
+fn env(home: &str) -> CliStateEnv {
+    CliStateEnv {
+        home: p(home),
+        ..CliStateEnv::default()
+    }
 }

@@ -30,10 +30,12 @@ pub struct CliStateEnv {
     pub xdg_data_home: Option<PathBuf>,
     pub xdg_cache_home: Option<PathBuf>,
     pub xdg_state_home: Option<PathBuf>,
+    /// `$CARGO_HOME`, when set: cargo's downloads live there instead of `~/.cargo`.
+    pub cargo_home: Option<PathBuf>,
 }
 
 impl CliStateEnv {
-    fn xdg(&self, set: Option<&PathBuf>, default: &str) -> PathBuf {
+    pub(crate) fn xdg(&self, set: Option<&PathBuf>, default: &str) -> PathBuf {
         set.cloned().unwrap_or_else(|| self.home.join(default))
     }
 }
