@@ -200,7 +200,7 @@ fn claude_code_runs_sandboxed() {
 
 /// Issue 19: under a plan, the CLI's shell tool creates a file at the project root (outside
 /// its cwd, the agent's run dir), builds a crate there with cargo and commits, while IdeA's
-/// state and the user's SSH key stay out of its reach. A permission
+/// state, git's hooks and the user's SSH key stay out of its reach. A permission
 /// prompt the CLI shows on the way is answered as a user would.
 fn sandboxed_tool_writes_the_project_root(cli: Cli) {
     // The whole project is writable only with the namespace step, which IdeA's helper takes
@@ -354,6 +354,26 @@ fn sandboxed_tool_writes_the_project_root(cli: Cli) {
         rules_before,
         "{}: the agent changed IdeA's permissions",
         cli.profile
+    );
+    // A git hook would run outside the sandbox at the user's next commit: refused.
+    let hook = root.join(".git/hooks/pre-commit");
+    let hook_refused = |rig: &mut Rig| {
+        rig.find_request(&["HOOK-REFUSED"], std::time::Duration::ZERO)
+            .is_some()
+    };
+    run(
+        &mut rig,
+        format!(
+            "echo 'touch /tmp/pwned' > {} || echo HOOK-REF''USED",
+            hook.display()
+        ),
+        &hook_refused,
+    );
+    assert!(
+        hook_refused(&mut rig) && !hook.exists(),
+        "{}: the agent planted a git hook; screen:\n{}",
+        cli.profile,
+        rig.wire.screen(&id)
     );
     // The user's SSH key: the tool runs, and reads nothing (the marker is split by quotes in
     // the ask, so only the shell's output matches it).
