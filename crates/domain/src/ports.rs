@@ -210,6 +210,15 @@ pub trait CliHomes: Send + Sync {
         cwd: &Path,
         id: &str,
     ) -> Option<crate::limits::LimitSighting>;
+    /// The usage limit conversation `id`'s file ends in, read only when the file changed since
+    /// the last call for `id` (the first call reads it): how a limit the screen did not show
+    /// is still seen. Cheap when nothing changed (a `stat`).
+    fn limit_in_changed_file(
+        &self,
+        home: CliHome,
+        cwd: &Path,
+        id: &str,
+    ) -> Option<crate::limits::LimitSighting>;
 }
 
 /// A user profile entry that could not be loaded (reported, then skipped).

@@ -140,7 +140,7 @@ impl StructuredMode {
 /// the folders it trusts, the conversations it saved, and whether it has been set up. This
 /// is what lets a new agent start with no trust screen, a cell resume only a conversation
 /// that exists, and a failed first run say what the CLI needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum CliHome {

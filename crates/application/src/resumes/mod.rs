@@ -5,6 +5,7 @@
 //! first when it exited. [`Scheduler`] runs `tick` on a thread; tests call it themselves after
 //! advancing a fake clock.
 
+mod files;
 mod inbox;
 mod schedule;
 mod scheduler;

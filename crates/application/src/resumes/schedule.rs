@@ -22,13 +22,14 @@ pub fn list(deps: &Deps) -> AppResult<Vec<ScheduledResume>> {
     Ok(resumes)
 }
 
-/// Schedules the limits the watchers saw, then continues every agent whose resume is due.
+/// Schedules the limits the watchers saw (and those the CLIs' files record), then continues every agent whose resume is due.
 /// Returns how many were continued. Each due resume leaves the schedule before its agent is
 /// continued, so none is continued twice.
 ///
 /// # Errors
 /// Store codes; a failure to continue one agent is logged and does not stop the others.
 pub fn tick(deps: &Deps) -> AppResult<usize> {
+    super::files::look(deps);
     let (seen, went_on) = deps.resume_inbox.take();
     let seen = seen
         .into_iter()

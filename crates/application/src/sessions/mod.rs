@@ -6,7 +6,7 @@ mod launch;
 mod plan;
 mod registry;
 mod resumable;
-mod state;
+pub(crate) mod state;
 mod viewing;
 
 pub use control::{

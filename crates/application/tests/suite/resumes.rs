@@ -475,3 +475,46 @@ fn a_reset_recorded_in_the_clis_file_wins_over_the_screens_words() {
     assert_eq!(scheduled[0].due_at, exact + margin, "{scheduled:?}");
     assert_eq!(scheduled[0].limit.window.as_deref(), Some("5-hour"));
 }
+
+/// A limit the screen never showed, recorded in the CLI's own file (Claude Code's transcript,
+/// a Codex rollout): the cell goes `usageLimited`, and it is scheduled and continued once like
+/// one on screen. A limit whose reset has passed is history and changes nothing.
+#[test]
+fn a_limit_recorded_only_in_the_clis_file_is_seen_and_continued_once() {
+    let w = world();
+    let (ada, terminal) = running_agent(&w);
+    let engine = idea_application::sessions::list(&w.deps)
+        .pop()
+        .unwrap()
+        .engine_session_id
+        .unwrap();
+    let recorded = |reset: u64| LimitSighting {
+        reset: SightedReset::Epoch(reset),
+        window: Some("5-hour".into()),
+        source: LimitSource::Transcript,
+        message: "You've hit your 5-hour limit".into(),
+    };
+    let file_limits = || w.cli.file_limits.lock().unwrap();
+    file_limits().insert(engine.clone(), recorded(w.clock_now() - 60));
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0);
+    assert!(resumes::list(&w.deps).unwrap().is_empty(), "an old limit");
+    assert_ne!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+
+    let reset = w.clock_now() + 1800;
+    file_limits().insert(engine.clone(), recorded(reset));
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0, "not due yet");
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+    let scheduled = resumes::list(&w.deps).unwrap();
+    assert_eq!(scheduled.len(), 1, "{scheduled:?}");
+    let margin = idea_domain::limits::RESET_MARGIN_SECS;
+    assert_eq!(scheduled[0].due_at, reset + margin);
+    // The screen redrawn without a limit on it: the file said so, the cell stays limited.
+    terminal.signal(TerminalSignal::Screen(None));
+    assert_eq!(state_of(&w, ada.agent_id), AgentState::UsageLimited);
+
+    w.clock.advance(1800 + margin + 1);
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 1);
+    assert_eq!(terminal.typed(), format!("{DEFAULT_NUDGE}\r"));
+    assert_eq!(resumes::tick(&w.deps).unwrap(), 0);
+    assert_eq!(terminal.typed().matches(DEFAULT_NUDGE).count(), 1);
+}

@@ -258,6 +258,9 @@ pub struct FakeCliHomes {
     pub exchanges: Mutex<HashMap<String, Vec<idea_domain::handoff::Exchange>>>,
     /// The limit each saved conversation's file ends in, by id.
     pub limits: Mutex<HashMap<String, idea_domain::limits::LimitSighting>>,
+    /// A limit a conversation's file just recorded (given once, as a file read after it
+    /// changed), by id.
+    pub file_limits: Mutex<HashMap<String, idea_domain::limits::LimitSighting>>,
 }
 
 impl FakeCliHomes {
@@ -368,6 +371,15 @@ impl idea_domain::ports::CliHomes for FakeCliHomes {
         id: &str,
     ) -> Option<idea_domain::limits::LimitSighting> {
         self.limits.lock().unwrap().get(id).cloned()
+    }
+
+    fn limit_in_changed_file(
+        &self,
+        _home: CliHome,
+        _cwd: &std::path::Path,
+        id: &str,
+    ) -> Option<idea_domain::limits::LimitSighting> {
+        self.file_limits.lock().unwrap().remove(id)
     }
 }
 

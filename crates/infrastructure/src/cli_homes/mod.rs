@@ -9,6 +9,7 @@ mod conversations;
 mod setup;
 mod transcripts;
 mod trust;
+mod watermarks;
 
 use idea_domain::conversation::ConversationGlance;
 use idea_domain::handoff::Exchange;
@@ -30,6 +31,8 @@ pub struct FsCliHomes {
     pub codex_home: PathBuf,
     /// `~/.gemini`: settings.json, trustedFolders.json, tmp/ (saved chats).
     pub gemini_dir: PathBuf,
+    /// How far each watched conversation file was read (`limit_in_changed_file`).
+    watermarks: watermarks::Watermarks,
 }
 
 impl FsCliHomes {
@@ -49,6 +52,7 @@ impl FsCliHomes {
             claude_dir,
             codex_home: codex_home.unwrap_or_else(|| home.join(".codex")),
             gemini_dir: home.join(".gemini"),
+            watermarks: watermarks::Watermarks::default(),
         }
     }
 
@@ -138,6 +142,19 @@ impl CliHomes for FsCliHomes {
         limit_at_transcript_end(vendor, lines.iter().map(String::as_str))
     }
 
+    fn limit_in_changed_file(&self, home: CliHome, cwd: &Path, id: &str) -> Option<LimitSighting> {
+        let vendor = match home {
+            CliHome::ClaudeCode => Vendor::ClaudeCode,
+            CliHome::Codex => Vendor::Codex,
+            CliHome::Gemini => return None,
+        };
+        let file = self
+            .watermarks
+            .changed(home, id, || self.transcript(home, cwd, id).map(|(f, _)| f))?;
+        let lines = transcripts::tail_lines(&file);
+        limit_at_transcript_end(vendor, lines.iter().map(String::as_str))
+    }
+
     fn setup_problem(&self, home: CliHome, env: &BTreeMap<String, String>) -> Option<String> {
         let var = |name: &str| {
             env.get(name)
@@ -190,6 +207,29 @@ mod limit_tests {
         );
         assert_eq!(
             homes.limit_at_end(CliHome::ClaudeCode, Path::new("/p"), "../x"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_watched_transcript_is_read_once_per_change() {
+        let home = tempfile::tempdir().expect("temp dir");
+        let homes = FsCliHomes::for_home(home.path(), None, None);
+        let id = "1f8fad5b-d9cb-469f-a165-70867728950e";
+        let project = homes.claude_dir.join("projects").join("-p");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        let file = project.join(format!("{id}.jsonl"));
+        let watch = || homes.limit_in_changed_file(CliHome::ClaudeCode, Path::new("/p"), id);
+        let user = r#"{"type":"user","message":{"content":"go on"}}"#;
+        std::fs::write(&file, format!("{user}\n")).expect("write");
+        assert_eq!(watch(), None, "no limit yet");
+        let limit = r#"{"type":"assistant","isApiErrorMessage":true,"error":"rate_limit","apiError":"usage_limit_reached","quotaLimits":{"status":"rejected","resetsAt":1796154740,"rateLimitType":"five_hour"},"message":{"model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"You've hit your 5-hour limit"}]}}"#;
+        std::fs::write(&file, format!("{user}\n{limit}\n")).expect("write");
+        let seen = watch().expect("the limit, once the file grew");
+        assert_eq!(seen.reset, SightedReset::Epoch(1_796_154_740));
+        assert_eq!(watch(), None, "unchanged: not read again");
+        assert_eq!(
+            homes.limit_in_changed_file(CliHome::Gemini, Path::new("/p"), id),
             None
         );
     }
