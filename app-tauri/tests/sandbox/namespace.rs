@@ -76,6 +76,9 @@ fn idea_command(w: &World, args: &[&str]) -> Command {
         .current_dir(&w.project)
         .env("HOME", &w.home)
         .env("IDEA_USER_DIR", w.root.join("user"))
+        // Set by rustup around `cargo test`: the world's caches are under its own HOME.
+        .env_remove("CARGO_HOME")
+        .env_remove("XDG_CACHE_HOME")
         .env_remove("TMPDIR")
         .env_remove("IDEA_SANDBOX_NO_USERNS")
         .env_remove("IDEA_SANDBOX_REQUIRE_ABI");
@@ -446,6 +449,39 @@ fn package_caches_are_written_privately_and_the_users_stay_as_they_were() {
         fs::read_to_string(w.home.join(".cargo/config.toml")).unwrap(),
         "[build]\n"
     );
+}
+
+/// With `$CARGO_HOME` set (rustup sets it, Docker images move it), cargo's downloads go there:
+/// that is the cache the agent gets a private copy of.
+#[test]
+fn a_moved_cargo_home_is_the_cache_written_privately() {
+    if !landlock() || !namespaces() {
+        return;
+    }
+    let w = world();
+    project(&w, RULES);
+    let own = run_dir_of(&w, "gem");
+    let cargo_home = w.home.join("opt-cargo");
+    fs::create_dir_all(cargo_home.join("registry")).unwrap();
+    let script = format!(
+        "{T}t download sh -c 'mkdir -p \"$CARGO_HOME/registry/cache\" && echo crate > \"$CARGO_HOME/registry/cache/new.crate\"'\n"
+    );
+    let out = idea_command(
+        &w,
+        &["sandbox", "--agent", "gem", "--", "sh", "-c", &script],
+    )
+    .env("CARGO_HOME", &cargo_home)
+    .output()
+    .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.lines().any(|l| l == "download=ok"),
+        "{text}{}",
+        stderr(&out)
+    );
+    assert!(!cargo_home.join("registry/cache/new.crate").exists());
+    let private = Path::new(&own).join("caches/cargo-registry/upper/cache/new.crate");
+    assert!(private.exists(), "not in the agent's copy");
 }
 
 /// A deny rule naming a file that does not exist yet (`Read(./secret.txt)` before the user
