@@ -126,6 +126,41 @@ pub fn draft(exchanges: &[Exchange], work_in_progress: Option<&str>) -> Handoff 
     Handoff { objective, summary }.bounded()
 }
 
+/// What IdeA asks the old engine in a summary turn (its own words are the best handoff).
+pub const SUMMARY_ASK: &str = "You are being moved to another engine; whoever continues reads only \
+what you write now. Do not use any tool. Reply with exactly two parts and nothing else:\n\
+OBJECTIVE: one line, what the user wants done.\n\
+SUMMARY: what is done, what is left, the next step, and the files involved.";
+
+/// The handoff an answer to [`SUMMARY_ASK`] gives, with the work in progress appended as in
+/// [`draft`]; `None` when the answer does not have both parts (the transcript's draft is then
+/// used instead).
+pub fn from_summary(answer: &str, work_in_progress: Option<&str>) -> Option<Handoff> {
+    let upper = answer.to_ascii_uppercase();
+    let objective_at = upper.find("OBJECTIVE:")?;
+    let summary_at = upper.find("SUMMARY:")?;
+    if summary_at < objective_at {
+        return None;
+    }
+    let objective = answer[objective_at + "OBJECTIVE:".len()..summary_at].trim();
+    let mut summary = answer[summary_at + "SUMMARY:".len()..].trim().to_owned();
+    if objective.is_empty() || summary.is_empty() {
+        return None;
+    }
+    if let Some(stat) = work_in_progress.map(str::trim).filter(|s| !s.is_empty()) {
+        summary.push_str("\n\nWork in progress (`git diff --stat HEAD`):\n\n```\n");
+        summary.push_str(&cut(stat, WORK_IN_PROGRESS_MAX_CHARS));
+        summary.push_str("\n```");
+    }
+    Some(
+        Handoff {
+            objective: objective.to_owned(),
+            summary,
+        }
+        .bounded(),
+    )
+}
+
 /// Whitespace runs (newlines included) as one space.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -140,8 +175,29 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_turns_answer_gives_both_parts_or_nothing() {
+        let answer = "Sure.\nObjective: port the parser to nom\nSUMMARY: lexer done; parser next (src/parse.rs).";
+        let handoff = from_summary(answer, Some(" src/parse.rs | 3 ++-")).expect("both parts");
+        assert_eq!(handoff.objective, "port the parser to nom");
+        assert!(
+            handoff
+                .summary
+                .starts_with("lexer done; parser next (src/parse.rs).")
+        );
+        assert!(handoff.summary.contains("src/parse.rs | 3 ++-"));
+        assert_eq!(from_summary("I did some things.", None), None);
+        assert_eq!(from_summary("SUMMARY: x\nOBJECTIVE: y", None), None);
+        assert_eq!(from_summary("OBJECTIVE:\nSUMMARY: x", None), None);
+        // Non-ASCII text keeps its byte positions through the search.
+        let accented = from_summary("OBJECTIVE: réécrire é\nSUMMARY: fait à moitié", None)
+            .expect("both parts");
+        assert_eq!(accented.objective, "réécrire é");
+    }
 
     fn said(speaker: Speaker, text: &str) -> Exchange {
         Exchange {

@@ -65,6 +65,9 @@ pub enum RequestSource {
     File,
     /// The user, from a front end.
     Ui,
+    /// IdeA itself, for the handoff of an agent that changes engine (a summary turn: never
+    /// retried after a usage limit, the transcript's draft is used instead).
+    Handoff,
 }
 
 /// Where a request stands.

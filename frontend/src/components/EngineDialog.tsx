@@ -78,7 +78,7 @@ export function EngineDialog({ agent, onClose }: { agent: Agent; onClose(): void
           rows={10}
           value={summary}
           disabled={drafting}
-          placeholder={drafting ? "Drafting from the conversation…" : "What the new engine should know"}
+          placeholder={drafting ? "Drafting: the agent summarises its own work when it can (a turn of up to two minutes), else from its conversation…" : "What the new engine should know"}
           onChange={(e) => setSummary(e.target.value)}
         />
       </label>

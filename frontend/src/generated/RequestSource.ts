@@ -3,4 +3,4 @@
 /**
  * The door a request came through.
  */
-export type RequestSource = "mcp" | "file" | "ui";
+export type RequestSource = "mcp" | "file" | "ui" | "handoff";

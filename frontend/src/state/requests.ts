@@ -63,7 +63,7 @@ export function partyName(party: string, agentsById: Map<string, Agent>): string
   return agentsById.get(party)?.name ?? "a deleted agent";
 }
 
-export const SOURCE_LABEL: Record<RequestSource, string> = { mcp: "MCP", file: "file", ui: "UI" };
+export const SOURCE_LABEL: Record<RequestSource, string> = { mcp: "MCP", file: "file", ui: "UI", handoff: "handoff" };
 
 /** How long a request has taken: queued → since it was made, running → since it started
  * (live, against `now`), finished → finished minus started. */

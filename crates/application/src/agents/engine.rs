@@ -33,15 +33,19 @@ pub struct ProfileChanged {
     pub session: Option<SessionInfo>,
 }
 
-/// What the agent would be handed if it moved now: its first ask, its newest exchanges (from
-/// its current CLI's saved conversation) and the project's uncommitted changes. The user
-/// edits it before the move.
+/// What the agent would be handed if it moved now, and the user edits before the move: the
+/// old engine's own summary when it can take a turn ([`summary_turn`]), else its first ask
+/// and newest exchanges from its CLI's saved conversation; with the project's uncommitted
+/// changes either way.
 ///
 /// # Errors
 /// `AGENT_NOT_FOUND`, `PROFILE_NOT_FOUND`, store errors.
 pub fn draft_handoff(deps: &Deps, agent_id: AgentId) -> AppResult<Handoff> {
     let agent = get(deps, agent_id)?;
     let profile = profile(deps, &agent.profile_id)?;
+    if let Some(written) = summary_turn(deps, &agent, &profile) {
+        return Ok(written);
+    }
     let exchanges = match (profile.home, engine_session(deps, &profile, agent_id)) {
         (Some(home), Some(id)) => {
             let run_dir = deps.store.prepare_run_dir(agent_id)?;
@@ -54,6 +58,52 @@ pub fn draft_handoff(deps: &Deps, agent_id: AgentId) -> AppResult<Handoff> {
         &exchanges,
         deps.store.work_in_progress().as_deref(),
     ))
+}
+
+/// How long the old engine may take to write its summary.
+const SUMMARY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The handoff the old engine writes itself, in a JSON-mode turn of the agent's conversation
+/// with the user: only when its CLI has a JSON mode, it has a conversation to summarise, it is
+/// not live in a cell (one conversation cannot take two turns at once) and not waiting for a
+/// usage limit. `None` otherwise, or when the turn fails or its answer lacks a part.
+fn summary_turn(deps: &Deps, agent: &Agent, profile: &AgentProfile) -> Option<Handoff> {
+    idea_domain::turn::json_mode(profile).ok()?;
+    engine_session(deps, profile, agent.agent_id)?;
+    if deps.sessions.live_of_agent(agent.agent_id).is_some() {
+        return None;
+    }
+    let limited = crate::resumes::list(deps)
+        .is_ok_and(|all| all.iter().any(|r| r.agent_id == agent.agent_id));
+    if limited {
+        return None;
+    }
+    let asked = crate::orchestrator::ask(
+        deps,
+        crate::orchestrator::Ask {
+            requester: "user".into(),
+            target: agent.agent_id.to_string(),
+            message: handoff::SUMMARY_ASK.into(),
+            timeout: Some(SUMMARY_TIMEOUT),
+            source: idea_domain::orchestrator::RequestSource::Handoff,
+            request_id: None,
+        },
+    );
+    match asked {
+        Ok(answer) => {
+            let written =
+                handoff::from_summary(&answer.text, deps.store.work_in_progress().as_deref());
+            if written.is_none() {
+                tracing::info!(agent = %agent.agent_id, "handoff: the summary turn's answer lacked a part; drafted from the transcript");
+            }
+            written
+        }
+        Err(e) => {
+            let error = &e as &dyn std::error::Error;
+            tracing::info!(agent = %agent.agent_id, error, "handoff: no summary turn; drafted from the transcript");
+            None
+        }
+    }
 }
 
 /// ChangeAgentProfile.

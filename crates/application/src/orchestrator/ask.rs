@@ -200,6 +200,7 @@ fn answer_in_turn(
                 resets_at: Some(at),
                 ..
             }) if retries < LIMIT_RETRIES
+                && ask.source != RequestSource::Handoff
                 && *at <= deps.clock.now().saturating_add(LIMIT_WAIT_MAX_SECS) =>
             {
                 *at

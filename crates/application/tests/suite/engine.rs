@@ -209,3 +209,43 @@ fn a_huge_handoff_is_cut_to_its_bound() {
     );
     assert!(stored.handoff.summary.chars().count() <= idea_domain::handoff::SUMMARY_MAX_CHARS + 1);
 }
+
+/// An agent whose CLI has a JSON mode and that is not live writes its own handoff: one turn of
+/// its conversation with the user, resumed, asked for the objective and the summary. Its
+/// answer without both parts, or a live agent (one conversation, one turn at a time), gets the
+/// transcript's draft instead.
+#[test]
+fn a_stopped_agent_with_a_json_mode_writes_its_own_handoff() {
+    let w = world();
+    let ada = agent(&w, "Ada", "askable");
+    let (layout, cell, _) = two_cells(&w);
+    let first = launch(&w, &ada, layout, cell).unwrap();
+    let id = first.engine_session_id.clone().unwrap();
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    *w.turns.answer.lock().unwrap() =
+        Some("OBJECTIVE: Ship the parser\nSUMMARY: The lexer is done; the parser is next.".into());
+    let written = agents::draft_handoff(&w.deps, ada.agent_id).unwrap();
+    assert_eq!(written.objective, "Ship the parser");
+    assert_eq!(written.summary, "The lexer is done; the parser is next.");
+    let ran = w.turns.ran();
+    assert_eq!(ran.len(), 1);
+    assert_eq!(ran[0].message, idea_domain::handoff::SUMMARY_ASK);
+    assert!(
+        ran[0]
+            .invocation
+            .args
+            .windows(2)
+            .any(|a| a == ["--resume", id.as_str()]),
+        "not in the agent's conversation: {:?}",
+        ran[0].invocation.args
+    );
+
+    *w.turns.answer.lock().unwrap() = Some("I did several things.".into());
+    let drafted = agents::draft_handoff(&w.deps, ada.agent_id).unwrap();
+    assert_ne!(drafted.objective, "Ship the parser");
+    assert_eq!(w.turns.ran().len(), 2);
+
+    launch(&w, &ada, layout, cell).unwrap();
+    agents::draft_handoff(&w.deps, ada.agent_id).unwrap();
+    assert_eq!(w.turns.ran().len(), 2, "a live agent was asked a turn");
+}

@@ -50,6 +50,8 @@ pub struct FakeTurns {
     /// How many `Text` events a turn reports (each `"part <i>"`), between its `Started`
     /// and its `Finished`, all as it starts.
     pub chatter: AtomicUsize,
+    /// What a turn answers (else `echo: <message>`).
+    pub answer: Mutex<Option<String>>,
     threads: AtomicU64,
 }
 
@@ -97,7 +99,12 @@ impl TurnRunner for FakeTurns {
             }
             .failed(error),
             None => TurnOutcome {
-                text: format!("echo: {message}"),
+                text: self
+                    .answer
+                    .lock()
+                    .unwrap()
+                    .clone()
+                    .unwrap_or_else(|| format!("echo: {message}")),
                 engine_session_id: Some(session),
                 ..TurnOutcome::default()
             },
