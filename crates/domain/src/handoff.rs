@@ -115,6 +115,12 @@ pub fn draft(exchanges: &[Exchange], work_in_progress: Option<&str>) -> Handoff 
         summary.push_str(", on the previous engine:\n\n");
         summary.push_str(&recent.join("\n"));
     }
+    add_work_in_progress(&mut summary, work_in_progress);
+    Handoff { objective, summary }.bounded()
+}
+
+/// Appends `git diff --stat`'s lines, when there are any, after a blank line.
+fn add_work_in_progress(summary: &mut String, work_in_progress: Option<&str>) {
     if let Some(stat) = work_in_progress.map(str::trim).filter(|s| !s.is_empty()) {
         if !summary.is_empty() {
             summary.push_str("\n\n");
@@ -123,7 +129,6 @@ pub fn draft(exchanges: &[Exchange], work_in_progress: Option<&str>) -> Handoff 
         summary.push_str(&cut(stat, WORK_IN_PROGRESS_MAX_CHARS));
         summary.push_str("\n```");
     }
-    Handoff { objective, summary }.bounded()
 }
 
 /// What IdeA asks the old engine in a summary turn (its own words are the best handoff).
@@ -147,11 +152,7 @@ pub fn from_summary(answer: &str, work_in_progress: Option<&str>) -> Option<Hand
     if objective.is_empty() || summary.is_empty() {
         return None;
     }
-    if let Some(stat) = work_in_progress.map(str::trim).filter(|s| !s.is_empty()) {
-        summary.push_str("\n\nWork in progress (`git diff --stat HEAD`):\n\n```\n");
-        summary.push_str(&cut(stat, WORK_IN_PROGRESS_MAX_CHARS));
-        summary.push_str("\n```");
-    }
+    add_work_in_progress(&mut summary, work_in_progress);
     Some(
         Handoff {
             objective: objective.to_owned(),
