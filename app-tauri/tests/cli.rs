@@ -218,6 +218,8 @@ fn doctor_reports_as_json() {
         "a shell is always installed: {shell}"
     );
     assert!(report["landlock"]["supported"].is_boolean());
+    // git is on this machine (the suite runs from a clone): its version is read.
+    assert!(report["git"]["version"].is_string(), "{}", report["git"]);
     assert!(report["webkit"].is_boolean());
     assert_eq!(report["userDir"], s.user.to_str().unwrap());
     let log = std::path::PathBuf::from(report["log"].as_str().unwrap());

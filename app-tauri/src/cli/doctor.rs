@@ -48,12 +48,21 @@ struct CliReport {
     setup: Option<String>,
 }
 
+/// git's version, or why agents cannot have worktrees (missing, older than 2.38).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GitReport {
+    version: Option<String>,
+    problem: Option<String>,
+}
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct DoctorReport {
     clis: Vec<CliReport>,
     landlock: probe::LandlockSupport,
     user_namespaces: idea_infrastructure::sandbox::NamespaceSupport,
+    git: GitReport,
     webkit: bool,
     display: bool,
     desktop_build: bool,
@@ -121,6 +130,16 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
         user_namespaces: idea_infrastructure::sandbox::namespace_support(
             crate::compose::sandbox_helper().as_deref(),
         ),
+        git: match idea_infrastructure::git::version() {
+            Ok((major, minor, patch)) => GitReport {
+                version: Some(format!("{major}.{minor}.{patch}")),
+                problem: None,
+            },
+            Err(e) => GitReport {
+                version: None,
+                problem: Some(e.to_string()),
+            },
+        },
         webkit: probe::webkit_present(),
         display: probe::display_present(),
         desktop_build: cfg!(feature = "desktop"),
@@ -155,6 +174,13 @@ pub fn doctor(json: bool) -> Result<(), Failure> {
     println!("Namespaces:     {}", report.user_namespaces.detail);
     if let Some(how) = &report.user_namespaces.how_to_allow {
         println!("                to allow them: {how}");
+    }
+    match (&report.git.version, &report.git.problem) {
+        (Some(version), _) => println!("git:            {version} (worktrees need 2.38 or later)"),
+        (None, problem) => println!(
+            "git:            {}",
+            problem.as_deref().unwrap_or("unknown")
+        ),
     }
     println!("WebKitGTK 4.1:  {}", yes_no(report.webkit));
     println!("Display:        {}", yes_no(report.display));

@@ -26,6 +26,7 @@ pub mod sandbox;
 pub mod skill;
 pub mod terminal;
 pub mod turn;
+pub mod worktree;
 
 pub use agent::{Agent, AgentName, AgentOrigin, InvalidAgentName, slugify};
 pub use event::DomainEvent;

@@ -14,6 +14,7 @@
 pub mod atomic;
 pub mod cli_homes;
 pub mod filedrop;
+pub mod git;
 pub mod owner;
 pub mod permissions;
 pub mod probe;

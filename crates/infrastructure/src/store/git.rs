@@ -1,26 +1,17 @@
-//! `git diff --stat HEAD` of the project, for a handoff. The repository is untrusted input: its
-//! config may name programs git would run (an fsmonitor hook, a pager, an external diff, a
-//! textconv filter); those are turned off, and git gets no terminal, no input and 5 s.
+//! `git diff --stat HEAD` of the project, for a handoff (through [`crate::git::Git`], which
+//! turns off the programs an untrusted repository's config may name), given 5 s.
 
-use std::io::Read;
+use crate::git::Git;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const PATIENCE: Duration = Duration::from_secs(5);
-const OUTPUT_MAX: u64 = 64 * 1024;
+const OUTPUT_MAX: usize = 64 * 1024;
 
 pub(super) fn diff_stat(root: &Path) -> Option<String> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
-            "-c",
-            "core.fsmonitor=false",
-            "-c",
-            "core.pager=cat",
-            "--no-pager",
+    let ran = Git::at(root)
+        .patient(PATIENCE)
+        .run(&[
             "diff",
             "--stat",
             "--no-ext-diff",
@@ -29,40 +20,19 @@ pub(super) fn diff_stat(root: &Path) -> Option<String> {
             "HEAD",
             "--",
         ])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env_remove("GIT_EXTERNAL_DIFF")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+        .map_err(|e| tracing::warn!(root = %root.display(), error = %e, "git diff --stat"))
         .ok()?;
-    let stdout = child.stdout.take()?;
-    let reader = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.take(OUTPUT_MAX).read_to_string(&mut text);
-        text
-    });
-    let deadline = Instant::now() + PATIENCE;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(20)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                tracing::warn!(root = %root.display(), "git diff --stat did not finish in time");
-                return None;
-            }
-        }
-    };
-    let text = reader.join().ok()?;
-    (status.success() && !text.trim().is_empty()).then_some(text)
+    let mut bytes = ran.stdout;
+    bytes.truncate(OUTPUT_MAX);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (ran.ok && !text.trim().is_empty()).then_some(text)
 }
 
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     fn git(dir: &Path, args: &[&str]) {
         let ok = Command::new("git")

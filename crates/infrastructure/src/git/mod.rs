@@ -1,0 +1,20 @@
+//! git, through its command line (`docs/worktrees.md`): worktrees for agents, a snapshot of a
+//! worktree taken with a temporary index (the agent's own index is never touched), the files
+//! a branch changed, a conflict preview and a squash onto a base made with `merge-tree` and a
+//! compare-and-swap `update-ref` (no checkout anywhere).
+//!
+//! The repository is untrusted input: its config may name programs git would run (an
+//! fsmonitor hook, a pager, an external diff, a textconv filter); those are turned off, and
+//! git gets no terminal, no input, the C locale and a deadline.
+
+mod merge;
+mod review;
+mod run;
+mod snapshot;
+mod worktree;
+
+pub use merge::{MergePreview, conflict_preview, squash_onto};
+pub use review::{FileChange, changed_files};
+pub use run::{Git, GitError, MIN_VERSION, version};
+pub use snapshot::{save_work_in_progress, snapshot_tree};
+pub use worktree::{WorktreeInfo, add_worktree, list_worktrees, resolve_commit};

@@ -1,0 +1,249 @@
+//! The git adapter against real `git` in temporary repositories.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use idea_infrastructure::git::{
+    self, FileChange, Git, GitError, add_worktree, changed_files, conflict_preview, list_worktrees,
+    resolve_commit, save_work_in_progress, squash_onto,
+};
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+fn sh(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "User")
+        .env("GIT_AUTHOR_EMAIL", "user@example.com")
+        .env("GIT_COMMITTER_NAME", "User")
+        .env("GIT_COMMITTER_EMAIL", "user@example.com")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// A repository on `main` with two commits (`v1` tags the first), identity set in its config.
+fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    fs::create_dir(&root).unwrap();
+    sh(&root, &["init", "-q", "-b", "main"]);
+    sh(&root, &["config", "user.name", "User"]);
+    sh(&root, &["config", "user.email", "user@example.com"]);
+    fs::write(root.join("lib.rs"), "fn a() {}\n").unwrap();
+    fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    sh(&root, &["add", "-A"]);
+    sh(&root, &["commit", "-qm", "one"]);
+    sh(&root, &["tag", "v1"]);
+    fs::write(root.join("lib.rs"), "fn a() {}\nfn b() {}\n").unwrap();
+    sh(&root, &["commit", "-qam", "two"]);
+    (dir, root)
+}
+
+#[test]
+fn git_is_recent_enough() {
+    let (major, minor, _) = git::version().unwrap();
+    assert!((major, minor) >= git::MIN_VERSION);
+}
+
+#[test]
+fn a_worktree_starts_from_the_chosen_base_on_its_own_branch() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let base = resolve_commit(&git, "v1").unwrap();
+    let path = dir.path().join("wt-ada");
+    add_worktree(&git, &path, "idea/ada", &base).unwrap();
+    assert_eq!(sh(&path, &["rev-parse", "HEAD"]), base);
+    assert_eq!(
+        fs::read_to_string(path.join("lib.rs")).unwrap(),
+        "fn a() {}\n"
+    );
+    let listed = list_worktrees(&git).unwrap();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[0].branch.as_deref(), Some("main"));
+    assert_eq!(listed[1].branch.as_deref(), Some("idea/ada"));
+    assert_eq!(
+        listed[1].path.canonicalize().unwrap(),
+        path.canonicalize().unwrap()
+    );
+    // A taken name is refused, and nothing is made.
+    let again = add_worktree(&git, &dir.path().join("wt-2"), "idea/ada", &base);
+    assert!(matches!(again, Err(GitError::BranchTaken(_))), "{again:?}");
+    assert!(!dir.path().join("wt-2").exists());
+    // The user's checkout did not move.
+    assert_eq!(sh(&root, &["branch", "--show-current"]), "main");
+}
+
+#[test]
+fn bad_refs_and_folders_are_named() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    for bad in ["no-such-branch", "--upload-pack=touch /tmp/x", "HEAD~99"] {
+        let got = resolve_commit(&git, bad);
+        assert!(
+            matches!(got, Err(GitError::UnknownRef(_))),
+            "{bad}: {got:?}"
+        );
+    }
+    let plain = dir.path().join("plain");
+    fs::create_dir(&plain).unwrap();
+    let got = resolve_commit(&Git::at(&plain), "HEAD");
+    assert!(matches!(got, Err(GitError::NotARepository(_))), "{got:?}");
+}
+
+/// A change as the test states it: path, status, lines added and removed.
+type Brief<'a> = (&'a str, char, Option<(u64, u64)>);
+
+#[test]
+fn the_review_lists_every_change_and_leaves_the_agents_index_as_it_was() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let path = dir.path().join("wt");
+    add_worktree(
+        &git,
+        &path,
+        "idea/ada",
+        &resolve_commit(&git, "main").unwrap(),
+    )
+    .unwrap();
+    let agent = Git::at(&path);
+    // Committed, staged, unstaged, untracked, deleted, binary, and an ignored build folder.
+    fs::write(path.join("committed.rs"), "1\n2\n").unwrap();
+    sh(&path, &["add", "committed.rs"]);
+    sh(&path, &["commit", "-qm", "agent work"]);
+    fs::write(path.join("staged.rs"), "s\n").unwrap();
+    sh(&path, &["add", "staged.rs"]);
+    fs::write(path.join("lib.rs"), "fn a() {}\n").unwrap();
+    fs::write(path.join("untracked.rs"), "u\nu\nu\n").unwrap();
+    fs::write(path.join("blob.bin"), [0u8, 1, 2, 0, 255]).unwrap();
+    fs::remove_file(path.join(".gitignore")).unwrap();
+    fs::create_dir(path.join("target")).unwrap();
+    fs::write(path.join("target/out"), "o\n").unwrap();
+    let index = sh(&path, &["rev-parse", "--git-path", "index"]);
+    let index = path.join(index);
+    let before = fs::read(&index).unwrap();
+    // The base moved on meanwhile: its change is not the agent's.
+    fs::write(root.join("main-only.rs"), "m\n").unwrap();
+    sh(&root, &["add", "main-only.rs"]);
+    sh(&root, &["commit", "-qm", "on main"]);
+
+    let changes = changed_files(&agent, "main").unwrap();
+    let brief: Vec<Brief> = changes
+        .iter()
+        .map(
+            |FileChange {
+                 path,
+                 status,
+                 lines,
+             }| (path.as_str(), *status, *lines),
+        )
+        .collect();
+    assert_eq!(
+        brief,
+        [
+            (".gitignore", 'D', Some((0, 1))),
+            ("blob.bin", 'A', None),
+            ("committed.rs", 'A', Some((2, 0))),
+            ("lib.rs", 'M', Some((0, 1))),
+            ("staged.rs", 'A', Some((1, 0))),
+            ("target/out", 'A', Some((1, 0))),
+            ("untracked.rs", 'A', Some((3, 0))),
+        ]
+    );
+    assert_eq!(
+        fs::read(&index).unwrap(),
+        before,
+        "the agent's index changed"
+    );
+}
+
+#[test]
+fn uncommitted_work_is_saved_to_a_ref_with_every_byte() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let path = dir.path().join("wt");
+    add_worktree(
+        &git,
+        &path,
+        "idea/ada",
+        &resolve_commit(&git, "main").unwrap(),
+    )
+    .unwrap();
+    fs::write(path.join("lib.rs"), "changed\n").unwrap();
+    fs::write(path.join("new.txt"), "brand new\n").unwrap();
+    let head = sh(&path, &["rev-parse", "HEAD"]);
+    let saved = save_work_in_progress(&Git::at(&path), "refs/idea/wip/ada").unwrap();
+    assert_eq!(sh(&root, &["rev-parse", "refs/idea/wip/ada"]), saved);
+    assert_eq!(
+        sh(&root, &["show", &format!("{saved}:new.txt")]),
+        "brand new"
+    );
+    assert_eq!(sh(&root, &["show", &format!("{saved}:lib.rs")]), "changed");
+    assert_eq!(sh(&root, &["rev-parse", &format!("{saved}^")]), head);
+    // The worktree itself is as it was: nothing staged, nothing committed.
+    assert_eq!(sh(&path, &["rev-parse", "HEAD"]), head);
+    assert_eq!(sh(&path, &["diff", "--cached", "--name-only"]), "");
+}
+
+#[test]
+fn a_conflict_is_previewed_and_a_clean_branch_is_squashed_without_a_checkout() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let main = resolve_commit(&git, "main").unwrap();
+    sh(&root, &["branch", "release", &main]);
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    add_worktree(&git, &one, "idea/one", &main).unwrap();
+    add_worktree(&git, &two, "idea/two", &main).unwrap();
+    fs::write(one.join("lib.rs"), "fn one() {}\n").unwrap();
+    fs::write(one.join("one.rs"), "1\n").unwrap();
+    sh(&one, &["add", "-A"]);
+    sh(&one, &["commit", "-qm", "one's work"]);
+    fs::write(two.join("lib.rs"), "fn two() {}\n").unwrap();
+    sh(&two, &["commit", "-qam", "two's work"]);
+
+    let clean = conflict_preview(&git, "release", "idea/one").unwrap();
+    assert!(clean.conflicts.is_empty(), "{clean:?}");
+    let squashed = squash_onto(&git, "release", "idea/one", "One's work").unwrap();
+    assert_eq!(sh(&root, &["rev-parse", "release"]), squashed);
+    assert_eq!(sh(&root, &["rev-parse", &format!("{squashed}^")]), main);
+    assert_eq!(sh(&root, &["show", "release:one.rs"]), "1");
+    assert_eq!(sh(&root, &["branch", "--show-current"]), "main");
+    assert_eq!(
+        sh(&root, &["status", "--porcelain"]),
+        "",
+        "the user's tree changed"
+    );
+
+    let conflicting = conflict_preview(&git, "release", "idea/two").unwrap();
+    assert_eq!(conflicting.conflicts, ["lib.rs"]);
+    let refused = squash_onto(&git, "release", "idea/two", "Two's work");
+    assert!(
+        matches!(refused, Err(GitError::Conflicts(ref files)) if files == &["lib.rs"]),
+        "{refused:?}"
+    );
+    assert_eq!(
+        sh(&root, &["rev-parse", "release"]),
+        squashed,
+        "release moved"
+    );
+}
+
+#[test]
+fn a_hostile_repository_config_runs_nothing_during_a_review() {
+    let (dir, root) = repo();
+    let planted = dir.path().join("ran");
+    let hook = format!("touch {}", planted.display());
+    for key in ["core.fsmonitor", "core.pager", "diff.external"] {
+        sh(&root, &["config", key, &hook]);
+    }
+    fs::write(root.join("new.rs"), "n\n").unwrap();
+    let changes = changed_files(&Git::at(&root), "v1").unwrap();
+    assert!(changes.iter().any(|c| c.path == "new.rs"), "{changes:?}");
+    assert!(!planted.exists(), "the repository's config ran a program");
+}
