@@ -12,7 +12,8 @@
 //! stdin): `UserPromptSubmit` when a line is typed, `Stop` once it is answered; a line
 //! `ask-permission` also fires `Notification` (matcher `permission_prompt`) before the answer.
 //! A line `hit-limit` prints Claude Code's usage-limit message (reset two hours ahead, UTC)
-//! and fires `StopFailure` instead of an answer.
+//! and fires `StopFailure` instead of an answer; `hit-limit-in <N>` does the same with the
+//! reset N seconds ahead, as an epoch (`Claude AI usage limit reached|<epoch>`).
 //!
 //! Every start appends one JSON line to `$FAKE_AGENT_LOG` (when set): argv, cwd, selected
 //! environment variables and the convention file it found. Sessions are remembered as files
@@ -181,9 +182,21 @@ fn repl(transcript: Option<&std::path::Path>, hooks: &Hooks) -> i32 {
             save(file, line);
         }
         hooks.fire("UserPromptSubmit", "");
-        if line == "hit-limit" {
-            // As Claude Code says it: the reset two hours ahead, in UTC.
-            let message = usage_limit_message(2 * 3600);
+        let soon = line
+            .strip_prefix("hit-limit-in ")
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        if line == "hit-limit" || soon.is_some() {
+            // As Claude Code says it: the reset two hours ahead, in UTC; or, as its older
+            // versions did, an epoch a few seconds ahead.
+            let message = match soon {
+                Some(ahead) => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    format!("Claude AI usage limit reached|{}", now + ahead)
+                }
+                None => usage_limit_message(2 * 3600),
+            };
             let _ = write!(out, "{message}\nfake> ");
             let _ = out.flush();
             let input =

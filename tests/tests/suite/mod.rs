@@ -3,3 +3,4 @@ mod ask;
 mod filedrop;
 mod launch;
 mod mcp_chain;
+mod resumes;
