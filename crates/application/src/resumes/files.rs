@@ -13,11 +13,20 @@ use idea_domain::limits::{LimitReset, resolve};
 
 /// Hands every limit found in a changed file to the inbox (and the cell's state).
 pub(super) fn look(deps: &Deps) {
+    let running: Vec<_> = deps
+        .sessions
+        .running()
+        .into_iter()
+        .filter(|e| e.info.agent_id.is_some() && e.info.engine_session_id.is_some())
+        .collect();
+    if running.is_empty() {
+        return;
+    }
     let Ok(manifest) = deps.store.load_manifest() else {
         return;
     };
     let now = deps.clock.now();
-    for entry in deps.sessions.running() {
+    for entry in running {
         let info = &entry.info;
         if info.state == AgentState::UsageLimited {
             continue;
