@@ -46,6 +46,16 @@ fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, root)
 }
 
+/// [`repo`] with a worktree `wt` on `idea/ada` from `main`.
+fn repo_with_worktree() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let path = dir.path().join("wt");
+    let main = resolve_commit(&git, "main").unwrap();
+    add_worktree(&git, &path, "idea/ada", &main).unwrap();
+    (dir, root, path)
+}
+
 #[test]
 fn git_is_recent_enough() {
     let (major, minor, _) = git::version().unwrap();
@@ -102,16 +112,8 @@ type Brief<'a> = (&'a str, char, Option<(u64, u64)>);
 
 #[test]
 fn the_review_lists_every_change_and_leaves_the_agents_index_as_it_was() {
-    let (dir, root) = repo();
-    let git = Git::at(&root);
-    let path = dir.path().join("wt");
-    add_worktree(
-        &git,
-        &path,
-        "idea/ada",
-        &resolve_commit(&git, "main").unwrap(),
-    )
-    .unwrap();
+    // The temporary folder lives as long as the test.
+    let (_dir, root, path) = repo_with_worktree();
     let agent = Git::at(&path);
     // Committed, staged, unstaged, untracked, deleted, binary, and an ignored build folder.
     fs::write(path.join("committed.rs"), "1\n2\n").unwrap();
@@ -165,16 +167,8 @@ fn the_review_lists_every_change_and_leaves_the_agents_index_as_it_was() {
 
 #[test]
 fn uncommitted_work_is_saved_to_a_ref_with_every_byte() {
-    let (dir, root) = repo();
-    let git = Git::at(&root);
-    let path = dir.path().join("wt");
-    add_worktree(
-        &git,
-        &path,
-        "idea/ada",
-        &resolve_commit(&git, "main").unwrap(),
-    )
-    .unwrap();
+    // The temporary folder lives as long as the test.
+    let (_dir, root, path) = repo_with_worktree();
     fs::write(path.join("lib.rs"), "changed\n").unwrap();
     fs::write(path.join("new.txt"), "brand new\n").unwrap();
     let head = sh(&path, &["rev-parse", "HEAD"]);

@@ -5,28 +5,14 @@
 //! prompt — each from source `hook`, well before output quiescence could have said so.
 
 use crate::support::served::serve_project;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::{Duration, Instant};
-
-fn first_leaf(tree: &Value) -> String {
-    match tree["type"].as_str() {
-        Some("leaf") => tree["id"].as_str().unwrap().to_owned(),
-        _ => first_leaf(&tree["children"][0]),
-    }
-}
 
 #[test]
 fn hooks_drive_the_state_of_a_session() {
     let mut project = serve_project();
     let agent = project.agent("Hooked", "fake");
-    let layouts = project.wire.call("getLayouts", json!({}));
-    let layout_id = layouts["active"].as_str().unwrap().to_owned();
-    let node_id = first_leaf(&layouts["layouts"][0]["tree"]);
-    let session = project.wire.call(
-        "launchAgent",
-        json!({"agentId": agent, "layoutId": layout_id, "nodeId": node_id, "rows": 24, "cols": 80}),
-    );
-    let session_id = session["sessionId"].as_str().unwrap().to_owned();
+    let session_id = project.launch_in_first_cell(&agent, 80);
 
     let wait_state = |project: &mut crate::support::served::Project, state: &str| {
         let deadline = Instant::now() + Duration::from_secs(10);

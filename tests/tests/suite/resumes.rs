@@ -6,28 +6,14 @@
 use crate::support::served::serve_project;
 use idea_domain::limits::RESET_MARGIN_SECS;
 use idea_domain::resume::DEFAULT_NUDGE;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::{Duration, Instant};
-
-fn first_leaf(tree: &Value) -> String {
-    match tree["type"].as_str() {
-        Some("leaf") => tree["id"].as_str().unwrap().to_owned(),
-        _ => first_leaf(&tree["children"][0]),
-    }
-}
 
 #[test]
 fn an_agent_at_its_limit_is_nudged_once_after_the_reset() {
     let mut project = serve_project();
     let agent = project.agent("Waiter", "fake");
-    let layouts = project.wire.call("getLayouts", json!({}));
-    let layout_id = layouts["active"].as_str().unwrap().to_owned();
-    let node_id = first_leaf(&layouts["layouts"][0]["tree"]);
-    let session = project.wire.call(
-        "launchAgent",
-        json!({"agentId": agent, "layoutId": layout_id, "nodeId": node_id, "rows": 24, "cols": 200}),
-    );
-    let id = session["sessionId"].as_str().unwrap().to_owned();
+    let id = project.launch_in_first_cell(&agent, 200);
     project.wire.attach(&id, 24, 200);
     project.wire.call(
         "writeTerminal",

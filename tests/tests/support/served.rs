@@ -84,6 +84,19 @@ impl Project {
         answer["text"].as_str().unwrap_or_default().to_owned()
     }
 
+    /// Launches `agent` in the first cell of the active layout at 24 rows × `cols`; its
+    /// session id.
+    pub fn launch_in_first_cell(&mut self, agent: &str, cols: u16) -> String {
+        let layouts = self.wire.call("getLayouts", json!({}));
+        let layout_id = layouts["active"].as_str().unwrap().to_owned();
+        let node_id = first_leaf(&layouts["layouts"][0]["tree"]);
+        let session = self.wire.call(
+            "launchAgent",
+            json!({"agentId": agent, "layoutId": layout_id, "nodeId": node_id, "rows": 24, "cols": cols}),
+        );
+        session["sessionId"].as_str().unwrap().to_owned()
+    }
+
     /// Every start of a fake CLI: `{cli, args, cwd}`.
     pub fn calls(&self, cli: &str) -> Vec<Value> {
         std::fs::read_to_string(self.state.join("calls.jsonl"))
@@ -92,5 +105,12 @@ impl Project {
             .map(|l| serde_json::from_str::<Value>(l).unwrap())
             .filter(|c| c["cli"] == cli)
             .collect()
+    }
+}
+
+fn first_leaf(tree: &Value) -> String {
+    match tree["type"].as_str() {
+        Some("leaf") => tree["id"].as_str().unwrap().to_owned(),
+        _ => first_leaf(&tree["children"][0]),
     }
 }
