@@ -451,6 +451,36 @@ fn package_caches_are_written_privately_and_the_users_stay_as_they_were() {
     );
 }
 
+/// `idea sandbox` without an agent (a user trying their plan: `idea sandbox -- npm install`)
+/// writes its own private copies too, in `.ideai/run/sandbox/`; the user's caches stay as
+/// they were.
+#[test]
+fn a_command_of_no_agent_writes_the_package_caches_privately() {
+    if !landlock() || !namespaces() {
+        return;
+    }
+    let w = world();
+    project(&w, RULES);
+    let script = format!(
+        "{T}t npm_cache sh -c 'mkdir -p \"$HOME/.npm/_cacache\" && echo x > \"$HOME/.npm/_cacache/entry\"'\n\
+         t state sh -c 'echo x > .ideai/permissions.json'\n"
+    );
+    let out = idea(&w, &["sandbox", "--", "sh", "-c", &script]);
+    let text = stdout(&out);
+    for line in ["npm_cache=ok", "state=refused"] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "{line} expected:\n{text}{}",
+            stderr(&out)
+        );
+    }
+    assert!(!w.home.join(".npm/_cacache/entry").exists());
+    let private = w
+        .project
+        .join(".ideai/run/sandbox/caches/npm/upper/_cacache/entry");
+    assert!(private.exists(), "not in the command's own copy");
+}
+
 /// With `$CARGO_HOME` set (rustup sets it, Docker images move it), cargo's downloads go there:
 /// that is the cache the agent gets a private copy of.
 #[test]

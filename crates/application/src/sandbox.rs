@@ -17,7 +17,7 @@ use idea_domain::profile::CliHome;
 use idea_domain::sandbox::{
     AgentSandboxInputs, IdeaiListing, MountPlan, ResolvedDenial, SandboxInputs, SandboxPlan,
     agent_plan, cli_state, compile_plan, credential_paths, git_protected, literal_path,
-    sandboxed_cli_args, temp_dirs,
+    private_caches, sandboxed_cli_args, temp_dirs,
 };
 use std::path::{Path, PathBuf};
 
@@ -106,9 +106,13 @@ pub fn plan_of_agent(deps: &Deps, agent: &str) -> AppResult<PlanFor> {
     })
 }
 
+/// The folder of `.ideai/run/` where a command of no agent keeps its private package caches.
+pub const SANDBOX_SCRATCH: &str = "sandbox";
+
 /// The plan of a command of no agent (`idea sandbox` without `--agent`): the project and the
 /// temp dirs writable, IdeA's state (all of `.ideai/`), git's files, secrets and credential
-/// stores kept out, the rules' denied paths.
+/// stores kept out, the rules' denied paths; with namespaces, private copies of the package
+/// caches in `.ideai/run/sandbox/`.
 ///
 /// # Errors
 /// `SANDBOX_FAILED` (a rule's glob, a folder of `.git/` that cannot be made).
@@ -117,16 +121,28 @@ pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
     let env = deps.sandbox.environment();
     let root = deps.store.root();
     let (deny_read, deny_write) = split(resolve(deps, &rules)?);
+    let credentials = credentials(deps, &rules, &env, &[]);
     let ideai = root.join(".ideai");
     let (ideai_denied, mounts) = if deps.sandbox.namespaces() {
         let read_only = std::iter::once(ideai)
             .chain(protected_git(deps, &rules, &root)?)
             .collect();
-        // No agent, so no run dir to keep a private cache in: the caches stay read-only.
+        // No agent: the private copies of the package caches live in a scratch folder of the
+        // command's own, writable as an agent's run dir is.
+        let scratch = root.join(".ideai").join("run").join(SANDBOX_SCRATCH);
+        deps.sandbox
+            .make_dirs(&root, std::slice::from_ref(&scratch))?;
+        let denied: Vec<PathBuf> = deny_read
+            .iter()
+            .chain(&deny_write)
+            .cloned()
+            .chain(env.secrets.iter().cloned())
+            .chain(credentials.iter().cloned())
+            .collect();
         let mounts = MountPlan {
             read_only,
-            writable: vec![],
-            private_caches: vec![],
+            private_caches: private_caches(&env.cli, &scratch, &denied),
+            writable: vec![scratch],
         };
         (None, Some(mounts))
     } else {
@@ -137,7 +153,7 @@ pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
         run_dir: None,
         temp_dirs: temp_dirs(env.tmpdir.as_deref()),
         state_paths: vec![],
-        credentials: credentials(deps, &rules, &env, &[]),
+        credentials,
         deny_read: env.secrets.into_iter().chain(deny_read).collect(),
         deny_write: ideai_denied.into_iter().chain(deny_write).collect(),
         mounts,

@@ -17,7 +17,7 @@ mod state;
 pub use advisory::sandboxed_cli_args;
 pub use agent::{
     AgentSandboxInputs, IDEAI_AGENT_ENTRIES, IDEAI_STATE_ENTRIES, IdeaiListing, LIMITED_NOTE,
-    ResolvedDenial, SandboxSummary, agent_plan, ideai_denied, literal_path,
+    ResolvedDenial, SandboxSummary, agent_plan, ideai_denied, literal_path, private_caches,
 };
 pub use credentials::{GIT_PROTECTED, SSH_PUBLIC, credential_paths, git_protected};
 pub use layout::{Layout, read_layout, write_layout};
