@@ -173,7 +173,8 @@ fn gemini_cli_starts_clean_and_resumes() {
     launch_stop_relaunch_and_resume(GEMINI);
 }
 
-/// With a permissions file the CLI runs under IdeA's kernel sandbox, starts, and answers.
+/// With a permissions file the CLI runs under IdeA's kernel sandbox, starts, and answers, in
+/// its cell and in a JSON-mode turn.
 fn sandboxed_exchange(cli: Cli) {
     let rules = r#"{"permissions": {"allow": ["Bash(git status)", "Read"], "deny": ["Read(./secret.txt)"]}}"#;
     let mut rig = Rig::start_with(cli, Some(rules));
@@ -190,6 +191,20 @@ fn sandboxed_exchange(cli: Cli) {
     );
     rig.wait_screen(&id, "FAKE-MODEL-REPLY");
     rig.stop(&id);
+    // Asked through IdeA: a JSON-mode turn of the same CLI runs under the same plan, and
+    // answers in the agent's conversation.
+    let answer = rig.wire.call(
+        "askAgent",
+        json!({"target": cell.agent_id, "message": "sandboxed ask echo-six", "timeoutSecs": 120}),
+    );
+    assert!(
+        answer["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("echo-six")),
+        "{}: the sandboxed turn did not answer: {answer}",
+        cli.profile
+    );
+    rig.wait_request(&id, &["echo-six", "delta-four"]);
 }
 
 #[test]

@@ -41,6 +41,15 @@ fn setup_error(e: TurnSetupError) -> AppError {
     }
 }
 
+/// Whether a cell of a layout hosts (or hosted) `agent`.
+fn hosted_in_a_cell(deps: &Deps, agent: idea_domain::AgentId) -> bool {
+    deps.store
+        .load_layouts()
+        .ok()
+        .flatten()
+        .is_some_and(|mut layouts| !layouts.leaves_of_agent_mut(agent).is_empty())
+}
+
 /// Runs the turn; the caller holds the agent's place in line.
 pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
     let (agent, profile) = (turn.agent, turn.profile);
@@ -68,10 +77,22 @@ pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
         resume: true,
         assign: mode.assigns_ids(),
     };
+    // A CLI that mints its own ids (Codex) learns a cell's id only when the cell relaunches:
+    // until then, the user's conversation with an agent a cell hosted is the newest one the
+    // CLI saved in the agent's folder (found by the real-CLI suite: an ask after the cell
+    // stopped started afresh).
+    let latest = match (turn.requester, stored, profile.home) {
+        (Requester::User, None, Some(home))
+            if !mode.assigns_ids() && hosted_in_a_cell(deps, agent.agent_id) =>
+        {
+            deps.cli_homes.latest_conversation(home, &cwd)
+        }
+        _ => None,
+    };
     let facts = SessionFacts {
         cell_session: stored,
         cell_session_saved: saved,
-        latest_saved: None,
+        latest_saved: latest.as_deref(),
     };
     let plan = plan_conversation(caps, facts, || deps.ids.new_uuid().to_string());
     trust_handed_folders(deps, &start);

@@ -327,6 +327,39 @@ fn a_cli_minting_its_ids_resumes_the_thread_it_reported() {
     assert_eq!(args[1], ["exec", "resume", "thread-0", "--", "two"]);
 }
 
+/// Codex in a cell, then asked once the cell stopped: the cell never learned the id Codex
+/// minted (a relaunch would), so the ask continues the newest conversation Codex saved in the
+/// agent's folder, the user's with it; an agent that no cell hosted starts afresh.
+#[test]
+fn an_ask_after_a_minting_clis_cell_continues_the_cells_conversation() {
+    let w = world();
+    let cody = agent(&w, "Cody", "codex");
+    let (layout, cell, _) = two_cells(&w);
+    launch(&w, &cody, layout, cell).unwrap();
+    let cwd = w.terminals.spawned.lock().unwrap()[0].cwd.clone();
+    w.cli.save_conversation(&cwd, "cell-thread");
+    w.terminals.sessions.lock().unwrap()[0].finish(0);
+    ask(&w, &cody, "after the cell").unwrap();
+    let ran = w.turns.ran();
+    assert_eq!(
+        ran[0].invocation.args[..3],
+        ["exec", "resume", "cell-thread"],
+        "{:?}",
+        ran[0].invocation.args
+    );
+
+    let never_hosted = agent(&w, "Nova", "codex");
+    let cwd = w.deps.store.prepare_run_dir(never_hosted.agent_id).unwrap();
+    w.cli.save_conversation(&cwd, "someone-elses");
+    ask(&w, &never_hosted, "first").unwrap();
+    let ran = w.turns.ran();
+    assert!(
+        !ran[1].invocation.args.contains(&"someone-elses".to_owned()),
+        "{:?}",
+        ran[1].invocation.args
+    );
+}
+
 /// The limit of a turn, resetting an hour after the fake clock's start.
 fn five_hour_limit() -> TurnError {
     TurnError::UsageLimit {

@@ -65,10 +65,12 @@ pub fn gemini_args(set: &PermissionSet) -> Vec<String> {
         }
     }
     let mut args = vec!["--approval-mode".to_owned(), "default".to_owned()];
-    if !allowed.is_empty() {
-        // Takes every value up to the next option: the callers put these first.
+    // One option per tool: Gemini CLI's array options take one value each (`--allowed-tools a
+    // b` makes `b` a positional prompt: an interactive cell sent it as a first message, and a
+    // headless turn refused it beside `--prompt`; found by the real-CLI suite).
+    for tool in allowed {
         args.push("--allowed-tools".to_owned());
-        args.extend(allowed);
+        args.push(tool);
     }
     args
 }
@@ -106,11 +108,17 @@ mod tests {
                 "default",
                 "--allowed-tools",
                 "run_shell_command(git status)",
+                "--allowed-tools",
                 "run_shell_command(cargo test)",
+                "--allowed-tools",
                 "read_file",
+                "--allowed-tools",
                 "read_many_files",
+                "--allowed-tools",
                 "glob",
+                "--allowed-tools",
                 "search_file_content",
+                "--allowed-tools",
                 "list_directory",
             ]
         );
