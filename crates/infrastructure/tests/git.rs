@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use idea_infrastructure::git::{
-    self, FileChange, Git, GitError, add_worktree, changed_files, conflict_preview, list_worktrees,
-    resolve_commit, save_work_in_progress, squash_onto,
+    self, FileChange, Git, GitError, add_worktree, changed_files, conflict_preview, copy_included,
+    link_folders, list_worktrees, resolve_commit, save_work_in_progress, squash_onto,
 };
 use std::fs;
 use std::path::Path;
@@ -240,4 +240,64 @@ fn a_hostile_repository_config_runs_nothing_during_a_review() {
     let changes = changed_files(&Git::at(&root), "v1").unwrap();
     assert!(changes.iter().any(|c| c.path == "new.rs"), "{changes:?}");
     assert!(!planted.exists(), "the repository's config ran a program");
+}
+
+#[test]
+fn set_up_copies_only_ignored_files_the_include_file_names_and_links_listed_folders() {
+    let (_dir, root, path) = repo_with_worktree();
+    // Ignored: .env, .env.local, target/, secrets/key; named by .worktreeinclude: .env*,
+    // notes.txt (not ignored: never copied), secrets/ (ignored and named).
+    fs::write(
+        root.join(".gitignore"),
+        "target/\n.env*\nsecrets/\nnode_modules/\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join(".worktreeinclude"),
+        ".env*\nnotes.txt\nsecrets/\n",
+    )
+    .unwrap();
+    fs::write(root.join(".env"), "KEY=1\n").unwrap();
+    fs::write(root.join(".env.local"), "LOCAL=1\n").unwrap();
+    fs::write(root.join("notes.txt"), "untracked, not ignored\n").unwrap();
+    fs::create_dir_all(root.join("secrets")).unwrap();
+    fs::write(root.join("secrets/key"), "k\n").unwrap();
+    fs::create_dir_all(root.join("target/debug")).unwrap();
+    fs::write(root.join("target/debug/big"), "b\n").unwrap();
+    fs::create_dir_all(root.join("node_modules/left-pad")).unwrap();
+    fs::write(root.join("node_modules/left-pad/index.js"), "x\n").unwrap();
+    // One the worktree has already: kept as it is.
+    fs::write(path.join(".env.local"), "MINE=1\n").unwrap();
+
+    let done = copy_included(&Git::at(&root), &path).unwrap();
+    assert_eq!(done.copied, [".env", "secrets/key"]);
+    assert_eq!(done.skipped, [".env.local"]);
+    assert_eq!(fs::read_to_string(path.join(".env")).unwrap(), "KEY=1\n");
+    assert_eq!(
+        fs::read_to_string(path.join(".env.local")).unwrap(),
+        "MINE=1\n"
+    );
+    assert!(!path.join("notes.txt").exists());
+    assert!(!path.join("target").exists());
+
+    let linked = link_folders(&root, &path, &["node_modules".into(), "absent".into()]).unwrap();
+    assert_eq!(linked, ["node_modules"]);
+    assert!(
+        path.join("node_modules")
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(path.join("node_modules/left-pad/index.js").is_file());
+    for bad in ["../outside", "/etc", ""] {
+        let refused = link_folders(&root, &path, &[bad.into()]);
+        assert!(refused.is_err(), "{bad:?}");
+    }
+    // Without a .worktreeinclude, nothing is copied.
+    fs::remove_file(root.join(".worktreeinclude")).unwrap();
+    assert_eq!(
+        copy_included(&Git::at(&root), &path).unwrap(),
+        Default::default()
+    );
 }

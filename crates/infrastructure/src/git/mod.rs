@@ -10,11 +10,13 @@
 mod merge;
 mod review;
 mod run;
+mod setup;
 mod snapshot;
 mod worktree;
 
 pub use merge::{MergePreview, conflict_preview, squash_onto};
 pub use review::{FileChange, changed_files};
 pub use run::{Git, GitError, MIN_VERSION, version};
+pub use setup::{Included, WORKTREE_INCLUDE, copy_included, link_folders};
 pub use snapshot::{save_work_in_progress, snapshot_tree};
 pub use worktree::{WorktreeInfo, add_worktree, list_worktrees, resolve_commit};
