@@ -2,8 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use idea_infrastructure::git::{
-    self, FileChange, Git, GitError, add_worktree, changed_files, conflict_preview, copy_included,
-    link_folders, list_worktrees, resolve_commit, save_work_in_progress, squash_onto,
+    self, FileChange, Git, GitError, add_worktree, archive_worktree, behind_base, changed_files,
+    conflict_preview, copy_included, link_folders, list_worktrees, resolve_commit,
+    restore_worktree, save_work_in_progress, squash_onto,
 };
 use std::fs;
 use std::path::Path;
@@ -300,4 +301,77 @@ fn set_up_copies_only_ignored_files_the_include_file_names_and_links_listed_fold
         copy_included(&Git::at(&root), &path).unwrap(),
         Default::default()
     );
+}
+
+#[test]
+fn an_archived_worktree_comes_back_with_every_byte_and_its_branch_is_kept() {
+    let (_dir, root, path) = repo_with_worktree();
+    let git = Git::at(&root);
+    // A commit on the branch that is not on main, and uncommitted work of every kind.
+    fs::write(path.join("done.rs"), "committed\n").unwrap();
+    sh(&path, &["add", "done.rs"]);
+    sh(&path, &["commit", "-qm", "agent commit"]);
+    fs::write(path.join("lib.rs"), "modified\n").unwrap();
+    fs::write(path.join("untracked.txt"), "new \u{e9}\u{0} bytes").unwrap();
+    fs::remove_file(path.join(".gitignore")).unwrap();
+    fs::create_dir_all(path.join("deep/er")).unwrap();
+    fs::write(path.join("deep/er/file"), "deep\n").unwrap();
+    let branch_tip = sh(&path, &["rev-parse", "HEAD"]);
+
+    archive_worktree(&git, &path, "ada").unwrap();
+    assert!(!path.exists(), "the folder stayed");
+    assert_eq!(
+        sh(&root, &["rev-parse", "idea/ada"]),
+        branch_tip,
+        "the branch moved or went"
+    );
+    assert_eq!(list_worktrees(&git).unwrap().len(), 1);
+
+    restore_worktree(&git, &path, "idea/ada", "ada").unwrap();
+    assert_eq!(
+        fs::read_to_string(path.join("lib.rs")).unwrap(),
+        "modified\n"
+    );
+    assert_eq!(
+        fs::read(path.join("untracked.txt")).unwrap(),
+        "new \u{e9}\u{0} bytes".as_bytes()
+    );
+    assert_eq!(
+        fs::read_to_string(path.join("deep/er/file")).unwrap(),
+        "deep\n"
+    );
+    assert_eq!(
+        fs::read_to_string(path.join("done.rs")).unwrap(),
+        "committed\n"
+    );
+    assert!(
+        !path.join(".gitignore").exists(),
+        "a deleted file came back"
+    );
+    // Uncommitted again: nothing staged, the branch where it was.
+    assert_eq!(sh(&path, &["diff", "--cached", "--name-only"]), "");
+    assert_eq!(sh(&path, &["rev-parse", "HEAD"]), branch_tip);
+    let status = sh(&path, &["status", "--porcelain"]);
+    for expected in [" M lib.rs", " D .gitignore", "?? untracked.txt", "?? deep/"] {
+        // (`sh` trims the output's first line; nothing is staged, as checked above.)
+        let found = status.lines().any(|l| l.trim() == expected.trim());
+        assert!(found, "{expected} in:\n{status}");
+    }
+    // The saved ref is gone once restored; a second restore has nothing to bring back.
+    assert!(matches!(
+        restore_worktree(&git, &root.join("../again"), "idea/ada", "ada"),
+        Err(GitError::UnknownRef(_))
+    ));
+}
+
+#[test]
+fn a_worktree_counts_the_commits_its_base_got_since() {
+    let (_dir, root, path) = repo_with_worktree();
+    assert_eq!(behind_base(&Git::at(&path), "main").unwrap(), 0);
+    for n in 0..2 {
+        fs::write(root.join(format!("m{n}")), "m\n").unwrap();
+        sh(&root, &["add", "-A"]);
+        sh(&root, &["commit", "-qm", "main moves"]);
+    }
+    assert_eq!(behind_base(&Git::at(&path), "main").unwrap(), 2);
 }

@@ -7,6 +7,7 @@
 //! fsmonitor hook, a pager, an external diff, a textconv filter); those are turned off, and
 //! git gets no terminal, no input, the C locale and a deadline.
 
+mod archive;
 mod merge;
 mod review;
 mod run;
@@ -14,6 +15,7 @@ mod setup;
 mod snapshot;
 mod worktree;
 
+pub use archive::{archive_worktree, behind_base, restore_worktree, wip_ref};
 pub use merge::{MergePreview, conflict_preview, squash_onto};
 pub use review::{FileChange, changed_files};
 pub use run::{Git, GitError, MIN_VERSION, version};
