@@ -71,6 +71,25 @@ pub fn port_block(project_id: &str, agent_slug: &str, attempt: u16) -> u16 {
     PORT_RANGE.start + block * PORTS_PER_WORKTREE
 }
 
+/// The files more than one agent's worktree changed, each with those agents (in the order
+/// given), sorted by path: what both cells and both Review panes warn about before anyone
+/// merges.
+pub fn overlaps<A: Clone + PartialEq>(
+    changed: &[(A, Vec<String>)],
+) -> std::collections::BTreeMap<String, Vec<A>> {
+    let mut by_file: std::collections::BTreeMap<String, Vec<A>> = Default::default();
+    for (agent, files) in changed {
+        for file in files {
+            let agents = by_file.entry(file.clone()).or_default();
+            if !agents.contains(agent) {
+                agents.push(agent.clone());
+            }
+        }
+    }
+    by_file.retain(|_, agents| agents.len() > 1);
+    by_file
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +120,29 @@ mod tests {
             assert_eq!(branch_name(bad, "ada", |_| false), "ada", "{bad}");
         }
         assert_eq!(branch_name("team/idea-", "ada", |_| false), "team/idea-ada");
+    }
+
+    #[test]
+    fn a_file_two_agents_changed_is_an_overlap() {
+        let changed = [
+            ("ada", vec!["src/lib.rs".to_owned(), "README.md".to_owned()]),
+            (
+                "bob",
+                vec!["src/lib.rs".to_owned(), "src/main.rs".to_owned()],
+            ),
+            ("cy", vec!["README.md".to_owned()]),
+        ];
+        let found = overlaps(&changed);
+        let found: Vec<(&str, Vec<&str>)> =
+            found.iter().map(|(f, a)| (f.as_str(), a.clone())).collect();
+        assert_eq!(
+            found,
+            [
+                ("README.md", vec!["ada", "cy"]),
+                ("src/lib.rs", vec!["ada", "bob"])
+            ]
+        );
+        assert!(overlaps(&[("ada", vec!["a".to_owned()])]).is_empty());
     }
 
     #[test]
