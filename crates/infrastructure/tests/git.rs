@@ -2,9 +2,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use idea_infrastructure::git::{
-    self, FileChange, Git, GitError, add_worktree, archive_worktree, behind_base, changed_files,
-    conflict_preview, copy_included, link_folders, list_worktrees, resolve_commit,
-    restore_worktree, save_work_in_progress, squash_onto,
+    self, FileChange, Git, GitError, Rebased, abort_rebase, add_worktree, archive_worktree,
+    behind_base, changed_files, conflict_preview, copy_included, in_progress, link_folders,
+    list_worktrees, rebase_onto, resolve_commit, restore_worktree, save_work_in_progress,
+    squash_onto,
 };
 use std::fs;
 use std::path::Path;
@@ -374,4 +375,60 @@ fn a_worktree_counts_the_commits_its_base_got_since() {
         sh(&root, &["commit", "-qm", "main moves"]);
     }
     assert_eq!(behind_base(&Git::at(&path), "main").unwrap(), 2);
+}
+
+#[test]
+fn the_second_agent_rebases_onto_the_first_ones_squash_and_meets_the_conflict() {
+    let (dir, root) = repo();
+    let git = Git::at(&root);
+    let main = resolve_commit(&git, "main").unwrap();
+    sh(&root, &["branch", "release", &main]);
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    add_worktree(&git, &one, "idea/one", &main).unwrap();
+    add_worktree(&git, &two, "idea/two", &main).unwrap();
+    fs::write(one.join("lib.rs"), "fn one() {}\n").unwrap();
+    sh(&one, &["commit", "-qam", "one's work"]);
+    fs::write(two.join("lib.rs"), "fn two() {}\n").unwrap();
+    fs::write(two.join("extra.rs"), "e\n").unwrap();
+    sh(&two, &["add", "-A"]);
+    sh(&two, &["commit", "-qm", "two's work"]);
+    squash_onto(&git, "release", "idea/one", "One's work").unwrap();
+    let two_git = Git::at(&two);
+    assert_eq!(behind_base(&two_git, "release").unwrap(), 1);
+    let before = sh(&two, &["rev-parse", "HEAD"]);
+
+    let stopped = rebase_onto(&two_git, "release").unwrap();
+    assert_eq!(stopped, Rebased::Conflicts(vec!["lib.rs".to_owned()]));
+    assert_eq!(in_progress(&two_git).unwrap(), Some("rebase"));
+    // Nothing else starts while it is in progress.
+    let again = rebase_onto(&two_git, "release");
+    assert!(
+        matches!(again, Err(GitError::InProgress { what: "rebase", .. })),
+        "{again:?}"
+    );
+    abort_rebase(&two_git).unwrap();
+    assert_eq!(in_progress(&two_git).unwrap(), None);
+    assert_eq!(
+        sh(&two, &["rev-parse", "HEAD"]),
+        before,
+        "the abort left the branch moved"
+    );
+
+    // A branch that does not touch what its base changed rebases cleanly.
+    let (_other_dir, other_root, other) = repo_with_worktree();
+    fs::write(other.join("new.rs"), "n\n").unwrap();
+    sh(&other, &["add", "-A"]);
+    sh(&other, &["commit", "-qm", "new"]);
+    fs::write(other_root.join("base.rs"), "b\n").unwrap();
+    sh(&other_root, &["add", "-A"]);
+    sh(&other_root, &["commit", "-qm", "base moves"]);
+    // Uncommitted work survives the rebase (set aside and put back).
+    fs::write(other.join("wip.txt"), "w\n").unwrap();
+    assert_eq!(
+        rebase_onto(&Git::at(&other), "main").unwrap(),
+        Rebased::Done
+    );
+    assert_eq!(behind_base(&Git::at(&other), "main").unwrap(), 0);
+    assert_eq!(fs::read_to_string(other.join("wip.txt")).unwrap(), "w\n");
+    assert!(other.join("base.rs").is_file());
 }

@@ -9,6 +9,7 @@
 
 mod archive;
 mod merge;
+mod rebase;
 mod review;
 mod run;
 mod setup;
@@ -17,6 +18,7 @@ mod worktree;
 
 pub use archive::{archive_worktree, behind_base, restore_worktree, wip_ref};
 pub use merge::{MergePreview, conflict_preview, squash_onto};
+pub use rebase::{Rebased, abort_rebase, in_progress, rebase_onto};
 pub use review::{FileChange, changed_files};
 pub use run::{Git, GitError, MIN_VERSION, version};
 pub use setup::{Included, WORKTREE_INCLUDE, copy_included, link_folders};

@@ -34,6 +34,8 @@ pub enum GitError {
     Moved { branch: String },
     #[error("merging would conflict in {}", .0.join(", "))]
     Conflicts(Vec<String>),
+    #[error("a {what} is already in progress in {}", dir.display())]
+    InProgress { what: &'static str, dir: PathBuf },
 }
 
 /// git in one repository or worktree.
@@ -94,6 +96,9 @@ impl Git {
             ])
             .args(args)
             .env("GIT_TERMINAL_PROMPT", "0")
+            // Never an editor waiting for a user (a rebase's or a merge's message).
+            .env("GIT_EDITOR", "true")
+            .env("GIT_SEQUENCE_EDITOR", "true")
             .env("LC_ALL", "C")
             .env_remove("GIT_EXTERNAL_DIFF")
             .env_remove("GIT_DIR")
