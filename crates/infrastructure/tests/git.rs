@@ -30,6 +30,13 @@ fn sh(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
+/// Writes `file` in `dir` and commits it alone with `message`.
+fn commit_file(dir: &Path, file: &str, text: &str, message: &str) {
+    fs::write(dir.join(file), text).unwrap();
+    sh(dir, &["add", "--", file]);
+    sh(dir, &["commit", "-qm", message]);
+}
+
 /// A repository on `main` with two commits (`v1` tags the first), identity set in its config.
 fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -118,9 +125,7 @@ fn the_review_lists_every_change_and_leaves_the_agents_index_as_it_was() {
     let (_dir, root, path) = repo_with_worktree();
     let agent = Git::at(&path);
     // Committed, staged, unstaged, untracked, deleted, binary, and an ignored build folder.
-    fs::write(path.join("committed.rs"), "1\n2\n").unwrap();
-    sh(&path, &["add", "committed.rs"]);
-    sh(&path, &["commit", "-qm", "agent work"]);
+    commit_file(&path, "committed.rs", "1\n2\n", "agent work");
     fs::write(path.join("staged.rs"), "s\n").unwrap();
     sh(&path, &["add", "staged.rs"]);
     fs::write(path.join("lib.rs"), "fn a() {}\n").unwrap();
@@ -133,9 +138,7 @@ fn the_review_lists_every_change_and_leaves_the_agents_index_as_it_was() {
     let index = path.join(index);
     let before = fs::read(&index).unwrap();
     // The base moved on meanwhile: its change is not the agent's.
-    fs::write(root.join("main-only.rs"), "m\n").unwrap();
-    sh(&root, &["add", "main-only.rs"]);
-    sh(&root, &["commit", "-qm", "on main"]);
+    commit_file(&root, "main-only.rs", "m\n", "on main");
 
     let changes = changed_files(&agent, "main").unwrap();
     let brief: Vec<Brief> = changes
@@ -187,8 +190,17 @@ fn uncommitted_work_is_saved_to_a_ref_with_every_byte() {
     assert_eq!(sh(&path, &["diff", "--cached", "--name-only"]), "");
 }
 
-#[test]
-fn a_conflict_is_previewed_and_a_clean_branch_is_squashed_without_a_checkout() {
+/// [`repo`] with a `release` branch at `main`, and two agents' worktrees from it.
+struct Agents {
+    _dir: tempfile::TempDir,
+    root: std::path::PathBuf,
+    git: Git,
+    main: String,
+    one: std::path::PathBuf,
+    two: std::path::PathBuf,
+}
+
+fn two_agents() -> Agents {
     let (dir, root) = repo();
     let git = Git::at(&root);
     let main = resolve_commit(&git, "main").unwrap();
@@ -196,6 +208,26 @@ fn a_conflict_is_previewed_and_a_clean_branch_is_squashed_without_a_checkout() {
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
     add_worktree(&git, &one, "idea/one", &main).unwrap();
     add_worktree(&git, &two, "idea/two", &main).unwrap();
+    Agents {
+        _dir: dir,
+        root,
+        git,
+        main,
+        one,
+        two,
+    }
+}
+
+#[test]
+fn a_conflict_is_previewed_and_a_clean_branch_is_squashed_without_a_checkout() {
+    let Agents {
+        _dir,
+        root,
+        git,
+        main,
+        one,
+        two,
+    } = two_agents();
     fs::write(one.join("lib.rs"), "fn one() {}\n").unwrap();
     fs::write(one.join("one.rs"), "1\n").unwrap();
     sh(&one, &["add", "-A"]);
@@ -309,9 +341,7 @@ fn an_archived_worktree_comes_back_with_every_byte_and_its_branch_is_kept() {
     let (_dir, root, path) = repo_with_worktree();
     let git = Git::at(&root);
     // A commit on the branch that is not on main, and uncommitted work of every kind.
-    fs::write(path.join("done.rs"), "committed\n").unwrap();
-    sh(&path, &["add", "done.rs"]);
-    sh(&path, &["commit", "-qm", "agent commit"]);
+    commit_file(&path, "done.rs", "committed\n", "agent commit");
     fs::write(path.join("lib.rs"), "modified\n").unwrap();
     fs::write(path.join("untracked.txt"), "new \u{e9}\u{0} bytes").unwrap();
     fs::remove_file(path.join(".gitignore")).unwrap();
@@ -379,13 +409,13 @@ fn a_worktree_counts_the_commits_its_base_got_since() {
 
 #[test]
 fn the_second_agent_rebases_onto_the_first_ones_squash_and_meets_the_conflict() {
-    let (dir, root) = repo();
-    let git = Git::at(&root);
-    let main = resolve_commit(&git, "main").unwrap();
-    sh(&root, &["branch", "release", &main]);
-    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    add_worktree(&git, &one, "idea/one", &main).unwrap();
-    add_worktree(&git, &two, "idea/two", &main).unwrap();
+    let Agents {
+        _dir,
+        git,
+        one,
+        two,
+        ..
+    } = two_agents();
     fs::write(one.join("lib.rs"), "fn one() {}\n").unwrap();
     sh(&one, &["commit", "-qam", "one's work"]);
     fs::write(two.join("lib.rs"), "fn two() {}\n").unwrap();
