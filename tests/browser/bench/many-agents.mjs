@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     renderer: { type: "string", default: "webgl" },
     profile: { type: "boolean", default: false },
     trace: { type: "boolean", default: false },
+    // Experiments: CSS added to the page (e.g. to try a containment rule before landing it).
+    css: { type: "string", default: "" },
   },
 });
 const CELLS = Number(args.cells);
@@ -273,6 +275,15 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.addInitScript(instrument);
     if (args.renderer === "dom") await context.addInitScript(() => localStorage.setItem("idea.renderer", "dom"));
+    if (args.css) {
+      await context.addInitScript((css) => {
+        document.addEventListener("DOMContentLoaded", () => {
+          const style = document.createElement("style");
+          style.textContent = css;
+          document.head.append(style);
+        });
+      }, args.css);
+    }
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(error.message));
@@ -299,6 +310,7 @@ async function main() {
       return buffer.getLine(buffer.baseY + buffer.cursorY).translateToString(false, 0, buffer.cursorX);
     }, idle);
     const idleUsage = await serverUsage(server.pid);
+    console.log(`prompt ${JSON.stringify(prompt)}`);
 
     const load = (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" ");
     console.log(`many-agents: ${CELLS} shell cells at 1440x900, ${args.renderer} renderer, ${KEYS} keys per phase; load average ${load}`);

@@ -40,6 +40,8 @@ mod fanout;
 mod model;
 mod output;
 mod pump;
+#[cfg(target_os = "linux")]
+mod reaper;
 mod session;
 #[cfg(target_os = "linux")]
 mod sweep;

@@ -1,13 +1,15 @@
 //! One live PTY: its threads and the [`TerminalSession`] handle over them.
 //!
-//! Four threads per session, each ending on its own once the child has exited:
+//! Up to four threads per session, each ending on its own once the child has exited:
 //! - the *reader* does blocking reads of the master and publishes or batches them into the
 //!   [`OutputHub`] itself (ends at EOF/EIO);
 //! - the *pump* flushes batches that fall due while the PTY is quiet, then runs `on_exit`
 //!   (ends last);
-//! - the *writer* applies input the PTY could not take at once (ends when the waiter closes
-//!   the queue);
-//! - the *waiter* reaps the child, records the exit and releases the PTY.
+//! - the *writer* applies input the PTY could not take at once; it starts the first time input
+//!   has to wait (a large paste into a busy program), and ends when the waiter closes the queue;
+//! - the *waiter* reaps the child, records the exit and releases the PTY; on Linux it only
+//!   starts once the child has exited (`reaper` watches every session's child from one
+//!   thread), elsewhere it waits from the start.
 
 use super::exit::{signal_name_of_exit, wait_for_exit};
 use super::output::OutputHub;
@@ -88,7 +90,12 @@ pub(crate) fn start(
     let direct = master.as_raw_fd().and_then(MasterFd::duplicate);
     #[cfg(not(unix))]
     let direct = None;
-    let (input, write_loop) = Input::new(writer, direct);
+    let writer_name = thread_name('w', id);
+    let input = Input::new(
+        writer,
+        direct,
+        Box::new(move |write_loop| spawn_named(&writer_name, write_loop)),
+    );
     let output = OutputHub::new(
         config.scrollback_lines,
         config.high_watermark,
@@ -117,10 +124,8 @@ pub(crate) fn start(
 
     let read_buffer = config.read_buffer_bytes;
     let (reader_pump, reader_shared) = (Arc::clone(&pump), Arc::clone(&shared));
-    let started = spawn_named(&thread_name('w', id), write_loop).and_then(|()| {
-        spawn_named(&thread_name('r', id), move || {
-            pump::read_loop(reader, &reader_pump, &reader_shared.output, read_buffer);
-        })
+    let started = spawn_named(&thread_name('r', id), move || {
+        pump::read_loop(reader, &reader_pump, &reader_shared.output, read_buffer);
     });
     if let Err(e) = started {
         abandon(child.as_mut());
@@ -129,9 +134,19 @@ pub(crate) fn start(
 
     let waiter_shared = Arc::clone(&shared);
     let exits = pump.exit_reporter();
-    if let Err(e) = spawn_named(&thread_name('x', id), move || {
+    let waiter: Box<dyn FnOnce() + Send> = Box::new(move || {
+        let mut child = child;
         watch_child(&waiter_shared, child.as_mut(), &exits);
-    }) {
+    });
+    // One thread notices every session's exit; a waiting thread of its own where it cannot.
+    #[cfg(target_os = "linux")]
+    let waiter = match shared.pid {
+        Some(pid) => super::reaper::when_exited(pid, thread_name('x', id), waiter),
+        None => Err(waiter),
+    };
+    #[cfg(not(target_os = "linux"))]
+    let waiter: Result<(), Box<dyn FnOnce() + Send>> = Err(waiter);
+    if let Err(e) = waiter.or_else(|waiter| spawn_named(&thread_name('x', id), waiter)) {
         // The child went down with the closure and cannot be reaped any more; at least stop it.
         shared.kill();
         return Err(e);

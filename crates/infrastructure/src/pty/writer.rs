@@ -1,5 +1,6 @@
 //! Input to the PTY: applied at once on the caller's thread when nothing is queued ahead of it,
-//! otherwise queued for one writer thread.
+//! otherwise queued for one writer thread, started the first time something is queued (most
+//! sessions only ever take keystrokes and never need it).
 //!
 //! The direct path is what a keystroke takes: it saves waking a thread, which on a loaded
 //! machine is most of the cost of an echo. It switches the master to non-blocking for that one
@@ -36,37 +37,63 @@ pub(crate) struct Input {
     pending: Arc<AtomicUsize>,
 }
 
-#[derive(Debug)]
+/// Starts the writer thread's loop on a thread of its own (the session names it).
+pub(crate) type StartWriter = Box<dyn FnOnce(WriteLoop) -> Result<(), PtyError> + Send>;
+
+/// The writer thread's body.
+pub(crate) type WriteLoop = Box<dyn FnOnce() + Send>;
+
 struct State {
     queue: Option<Sender<Vec<u8>>>,
     /// For the direct path; `None` where writes cannot be made non-blocking.
     master: Option<MasterFd>,
+    /// Until the writer thread is started: its end of the queue, and how to start it.
+    idle_writer: Option<(Receiver<Vec<u8>>, StartWriter)>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("open", &self.queue.is_some())
+            .field("direct", &self.master.is_some())
+            .field("writer_started", &self.idle_writer.is_none())
+            .finish()
+    }
 }
 
 impl Input {
     /// An input writing to `writer`, directly when `master` (a descriptor of the same PTY
-    /// master) is given, and the loop that applies queued writes; run the loop on its own
-    /// thread.
-    pub(crate) fn new(
-        writer: PtyWriter,
-        master: Option<MasterFd>,
-    ) -> (Self, impl FnOnce() + Send + 'static) {
+    /// master) is given; `start` runs the loop that applies queued writes on a thread of its
+    /// own, the first time a write is queued.
+    pub(crate) fn new(writer: PtyWriter, master: Option<MasterFd>, start: StartWriter) -> Self {
         let (tx, rx) = channel();
-        let writer = Arc::new(SharedWriter::new(writer));
-        let pending = Arc::new(AtomicUsize::new(0));
-        let input = Self {
+        Self {
             state: Mutex::new(State {
                 queue: Some(tx),
                 master,
+                idle_writer: Some((rx, start)),
             }),
-            writer: Arc::clone(&writer),
-            pending: Arc::clone(&pending),
+            writer: Arc::new(SharedWriter::new(writer)),
+            pending: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Starts the writer thread if it is not running yet.
+    fn start_writer(&self, state: &mut State) -> Result<(), PtyError> {
+        let Some((queue, start)) = state.idle_writer.take() else {
+            return Ok(());
         };
-        let run = move || {
-            write_loop(&writer, &rx, &pending);
+        let (writer, pending) = (Arc::clone(&self.writer), Arc::clone(&self.pending));
+        start(Box::new(move || {
+            write_loop(&writer, &queue, &pending);
             writer.loop_ended();
-        };
-        (input, run)
+        }))
+        .inspect_err(|_| {
+            // Without a writer thread nothing queued would ever be written.
+            state.queue = None;
+            state.master = None;
+            self.writer.loop_ended();
+        })
     }
 
     /// Writes `bytes` now if the PTY takes them without blocking, queues them (or what is
@@ -106,6 +133,7 @@ impl Input {
                 return Ok(());
             }
         }
+        self.start_writer(&mut state)?;
         let queue = state.queue.as_ref().ok_or(PtyError::Closed)?;
         self.pending.fetch_add(rest.len(), Ordering::SeqCst);
         queue.send(rest.to_vec()).map_err(|_| {
@@ -119,6 +147,10 @@ impl Input {
         let mut state = lock(&self.state);
         state.queue = None;
         state.master = None;
+        if state.idle_writer.take().is_some() {
+            // Never started: nothing was queued, and nothing will be.
+            self.writer.loop_ended();
+        }
     }
 
     /// The output has been drained: the PTY writer may now be dropped (see [`SharedWriter`]).
@@ -333,11 +365,61 @@ mod tests {
         }
     }
 
+    /// The writer thread, started the way the session starts it, for the test to join.
+    #[derive(Clone, Default)]
+    struct WriterThread(Arc<Mutex<Option<thread::JoinHandle<()>>>>);
+
+    impl WriterThread {
+        fn starter(&self) -> StartWriter {
+            let slot = Arc::clone(&self.0);
+            Box::new(move |run| {
+                *slot.lock().unwrap() = Some(thread::spawn(run));
+                Ok(())
+            })
+        }
+
+        /// Joins the thread if it was started; whether it was.
+        fn join(&self) -> bool {
+            let handle = self.0.lock().unwrap().take();
+            handle.map(|h| h.join().unwrap()).is_some()
+        }
+    }
+
+    /// An input whose writer loop the test runs itself: `run` runs it if it was started.
+    #[derive(Clone, Default)]
+    struct ManualWriter(Arc<Mutex<Option<WriteLoop>>>);
+
+    impl ManualWriter {
+        fn starter(&self) -> StartWriter {
+            let slot = Arc::clone(&self.0);
+            Box::new(move |run| {
+                *slot.lock().unwrap() = Some(run);
+                Ok(())
+            })
+        }
+
+        fn run(&self) {
+            let run = self.0.lock().unwrap().take();
+            if let Some(run) = run {
+                run();
+            }
+        }
+    }
+
+    fn input_with_thread(writer: PtyWriter, master: Option<MasterFd>) -> (Input, WriterThread) {
+        let thread = WriterThread::default();
+        (Input::new(writer, master, thread.starter()), thread)
+    }
+
+    fn input_run_by_hand(writer: PtyWriter) -> (Input, ManualWriter) {
+        let manual = ManualWriter::default();
+        (Input::new(writer, None, manual.starter()), manual)
+    }
+
     #[test]
     fn concurrent_writes_keep_per_thread_order_and_never_interleave() {
         let recorder = Recorder::default();
-        let (input, run) = Input::new(Box::new(recorder.clone()), None);
-        let writer = thread::spawn(run);
+        let (input, writer) = input_with_thread(Box::new(recorder.clone()), None);
         let input = Arc::new(input);
         let senders: Vec<_> = (0..8)
             .map(|t| {
@@ -353,7 +435,7 @@ mod tests {
             sender.join().unwrap();
         }
         input.close();
-        writer.join().unwrap();
+        assert!(writer.join(), "without a direct path every write is queued");
         let text = String::from_utf8(recorder.0.lock().unwrap().clone()).unwrap();
         assert_lines_in_order(&text, 8, 1_600);
     }
@@ -378,13 +460,12 @@ mod tests {
 
     #[test]
     fn send_after_close_is_closed() {
-        let (input, run) = Input::new(Box::new(Recorder::default()), None);
-        let writer = thread::spawn(run);
+        let (input, writer) = input_with_thread(Box::new(Recorder::default()), None);
         input.send(b"ok").unwrap();
         input.close();
         assert_eq!(input.send(b"late"), Err(PtyError::Closed));
         assert_eq!(input.send(b""), Err(PtyError::Closed));
-        writer.join().unwrap();
+        writer.join();
     }
 
     /// Records when it is dropped.
@@ -409,9 +490,10 @@ mod tests {
     fn the_writer_is_dropped_only_once_the_output_is_drained() {
         use std::sync::atomic::{AtomicBool, Ordering};
         let dropped = Arc::new(AtomicBool::new(false));
-        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))), None);
+        let (input, writer) = input_run_by_hand(Box::new(DropFlag(Arc::clone(&dropped))));
+        input.send(b"queued").unwrap();
         input.close();
-        run();
+        writer.run();
         assert!(
             !dropped.load(Ordering::SeqCst),
             "parked while output may still come"
@@ -421,18 +503,28 @@ mod tests {
 
         // Drained first: the writer goes as soon as the loop ends.
         let dropped = Arc::new(AtomicBool::new(false));
-        let (input, run) = Input::new(Box::new(DropFlag(Arc::clone(&dropped))), None);
+        let (input, writer) = input_run_by_hand(Box::new(DropFlag(Arc::clone(&dropped))));
+        input.send(b"queued").unwrap();
         input.output_drained();
         input.close();
-        run();
+        writer.run();
+        assert!(dropped.load(Ordering::SeqCst));
+
+        // No writer thread ever started: closing counts as its loop having ended.
+        let dropped = Arc::new(AtomicBool::new(false));
+        let (input, writer) = input_run_by_hand(Box::new(DropFlag(Arc::clone(&dropped))));
+        input.close();
+        assert!(writer.0.lock().unwrap().is_none(), "nothing was queued");
+        assert!(!dropped.load(Ordering::SeqCst));
+        input.output_drained();
         assert!(dropped.load(Ordering::SeqCst));
     }
 
     #[test]
     fn a_failed_write_closes_the_input() {
-        let (input, run) = Input::new(Box::new(Broken), None);
+        let (input, writer) = input_run_by_hand(Box::new(Broken));
         input.send(b"lost").unwrap();
-        run();
+        writer.run();
         assert_eq!(input.send(b"more"), Err(PtyError::Closed));
     }
 
@@ -462,12 +554,13 @@ mod tests {
     fn a_write_nothing_is_queued_ahead_of_goes_out_at_once() {
         use std::io::Read;
         let (writer, master, mut read) = pipe();
-        // No writer thread at all: the bytes can only have gone the direct way.
-        let (input, _run) = Input::new(writer, master);
+        let (input, writer) = input_with_thread(writer, master);
         input.send(b"key").unwrap();
         let mut buf = [0; 3];
         read.read_exact(&mut buf).unwrap();
         assert_eq!(&buf, b"key");
+        input.close();
+        assert!(!writer.join(), "a keystroke needs no writer thread");
     }
 
     #[cfg(unix)]
@@ -475,8 +568,7 @@ mod tests {
     fn what_the_pty_cannot_take_now_is_queued_in_order_without_blocking_the_caller() {
         use std::io::Read;
         let (writer, master, mut read) = pipe();
-        let (input, run) = Input::new(writer, master);
-        let writer = thread::spawn(run);
+        let (input, writer) = input_with_thread(writer, master);
         // Far more than a pipe buffer, with nobody reading yet: `send` must still return.
         let big: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
         input.send(&big).unwrap();
@@ -499,15 +591,14 @@ mod tests {
         read.read_exact(&mut buf).unwrap();
         assert_eq!(&buf, b"direct");
         input.close();
-        writer.join().unwrap();
+        assert!(writer.join());
     }
 
     #[cfg(unix)]
     #[test]
     fn input_a_program_does_not_read_is_bounded_and_a_refused_write_writes_nothing() {
         let (writer, master, read) = pipe();
-        let (input, run) = Input::new(writer, master);
-        let writer = thread::spawn(run);
+        let (input, writer) = input_with_thread(writer, master);
         let chunk = vec![b'x'; 1 << 20];
         for _ in 0..4 {
             input.send(&chunk).unwrap();
@@ -523,7 +614,7 @@ mod tests {
         // Nobody will read: closing the pipe fails the blocked write and ends the thread.
         drop(read);
         input.close();
-        writer.join().unwrap();
+        assert!(writer.join());
     }
 
     #[cfg(unix)]
@@ -531,8 +622,7 @@ mod tests {
     fn both_paths_together_keep_every_callers_order() {
         use std::io::Read;
         let (writer, master, mut read) = pipe();
-        let (input, run) = Input::new(writer, master);
-        let writer = thread::spawn(run);
+        let (input, writer) = input_with_thread(writer, master);
         let reader = thread::spawn(move || {
             let mut all = Vec::new();
             read.read_to_end(&mut all).unwrap();
@@ -556,7 +646,7 @@ mod tests {
             sender.join().unwrap();
         }
         input.close();
-        writer.join().unwrap();
+        writer.join();
         // Dropping the input and the writer closes the pipe, ending the reader.
         input.output_drained();
         drop(input);

@@ -14,6 +14,9 @@
 //! releasing the model between steps: an attach or a resize waits for one step at most, then
 //! parses what is left itself.
 //!
+//! The feeder thread ends after [`IDLE_EXIT`] without output and the next output starts it
+//! again, so an idle terminal keeps no thread for its model.
+//!
 //! Lock order: `model`, then `queue`. The feeder thread never holds `queue` while parsing, so
 //! the reader thread waits on a parse only when the queue is full (a flood the parser cannot
 //! keep up with: that is its flow control) and while an attach or a resize catches up.
@@ -34,6 +37,8 @@ const MAX_GATHER: Duration = Duration::from_millis(250);
 /// The feeder parses at most about this much (or one run it fast-forwards) per hold of the
 /// model's lock.
 const STEP_BYTES: usize = 64 * 1024;
+/// The feeder thread ends after this long without output (the next output starts another).
+const IDLE_EXIT: Duration = Duration::from_secs(5);
 /// Buffers grown past this by a burst are given back once it has been parsed: they had grown
 /// to megabytes per flooded session, and an idle session should be back near its idle size.
 const KEEP_CAPACITY: usize = 64 * 1024;
@@ -69,6 +74,8 @@ struct Queue {
     bytes: Vec<u8>,
     /// The feeder must be woken: output started, or enough of it gathered.
     wake_feeder: bool,
+    /// A feeder thread runs (it ends when idle; `push` starts one).
+    feeder_running: bool,
     closed: bool,
 }
 
@@ -79,12 +86,20 @@ pub(crate) struct ModelFeed {
     queue: Mutex<Queue>,
     /// Bytes were queued, taken, or the feed closed.
     changed: Condvar,
+    /// For `push` to start a feeder thread.
+    me: std::sync::Weak<ModelFeed>,
+    idle_exit: Duration,
 }
 
 impl ModelFeed {
-    /// Starts the feeder thread; without one (the OS refused a thread) `push` parses inline.
+    /// A feed whose feeder thread starts with the first output; without one (the OS refused
+    /// a thread) `push` parses inline.
     pub(crate) fn start(model: ScreenModel) -> Arc<Self> {
-        let feed = Arc::new(Self {
+        Self::with_idle_exit(model, IDLE_EXIT)
+    }
+
+    fn with_idle_exit(model: ScreenModel, idle_exit: Duration) -> Arc<Self> {
+        Arc::new_cyclic(|me| Self {
             model: Mutex::new(Parsed {
                 model,
                 taken: Vec::new(),
@@ -92,16 +107,26 @@ impl ModelFeed {
             }),
             queue: Mutex::new(Queue::default()),
             changed: Condvar::new(),
-        });
-        let worker = Arc::clone(&feed);
+            me: me.clone(),
+            idle_exit,
+        })
+    }
+
+    /// Starts a feeder thread (the queue is locked, so no other one starts meanwhile).
+    fn start_feeder(&self, queue: &mut Queue) {
+        let Some(worker) = self.me.upgrade() else {
+            return;
+        };
         let started = std::thread::Builder::new()
             .name("pty-model".into())
             .spawn(move || worker.run());
-        if let Err(e) = started {
-            tracing::warn!(error = %e, "no thread for the terminal model: parsing inline");
-            lock(&feed.queue).closed = true;
+        match started {
+            Ok(_) => queue.feeder_running = true,
+            Err(e) => {
+                tracing::warn!(error = %e, "no thread for the terminal model: parsing inline");
+                queue.closed = true;
+            }
         }
-        feed
     }
 
     /// Queues `bytes` after everything queued before; `with` runs in the same critical section
@@ -131,6 +156,16 @@ impl ModelFeed {
         queue.bytes.extend_from_slice(bytes);
         if before == 0 || (before < GATHER_BYTES && queue.bytes.len() >= GATHER_BYTES) {
             queue.wake_feeder = true;
+        }
+        if !queue.feeder_running && !bytes.is_empty() {
+            self.start_feeder(&mut queue);
+            if queue.closed {
+                drop(queue);
+                let mut parsed = lock(&self.model);
+                let mut queue = lock(&self.queue);
+                let queued = std::mem::take(&mut queue.bytes);
+                parsed.catch_up(&queued);
+            }
         }
         result
     }
@@ -229,7 +264,8 @@ impl ModelFeed {
     /// Waits until there is output to parse and it has gathered (see the module's comment):
     /// `Some(true)` when it stopped for the amount (a flood: more is coming), `Some(false)`
     /// when the output paused, the wait was long enough or the output is not text the model
-    /// can fast-forward, `None` once the feed is closed. With `deferred` (the end of a flood
+    /// can fast-forward, `None` once the feed is closed or after `idle_exit` without output
+    /// (the feeder thread then ends). With `deferred` (the end of a flood
     /// waits to be scrolled out by more), `Some(false)` also when nothing more comes within
     /// [`MAX_GATHER`], so that the end is parsed after all.
     fn gather(&self, deferred: bool) -> Option<bool> {
@@ -249,11 +285,18 @@ impl ModelFeed {
         // meanwhile shifts it, which at worst parses a burst early or late).
         let mut checked = 0;
         loop {
-            queue = self
+            let (waited, idle) = self
                 .changed
-                .wait_while(queue, |q| q.bytes.is_empty() && !q.closed)
+                .wait_timeout_while(queue, self.idle_exit, |q| q.bytes.is_empty() && !q.closed)
                 .unwrap_or_else(PoisonError::into_inner);
+            queue = waited;
             if queue.closed {
+                return None;
+            }
+            if idle.timed_out() && queue.bytes.is_empty() {
+                // Everything taken is parsed (the caller only waits here then): the next
+                // output starts another feeder.
+                queue.feeder_running = false;
                 return None;
             }
             let seen = queue.bytes.len();
@@ -301,6 +344,38 @@ mod tests {
         feed.push(bytes, || ());
         feed.wake();
         expected.feed(bytes);
+    }
+
+    #[test]
+    fn the_feeder_thread_ends_when_idle_and_the_next_output_starts_another() {
+        let size = TerminalSize { rows: 10, cols: 40 };
+        let feed =
+            ModelFeed::with_idle_exit(ScreenModel::new(size, 100), Duration::from_millis(50));
+        let mut expected = ScreenModel::new(size, 100);
+        expected.fast_forward = false;
+        assert!(!lock(&feed.queue).feeder_running, "no output, no thread");
+        for round in 0..3 {
+            publish(
+                &feed,
+                &mut expected,
+                format!("round {round}\r\n").as_bytes(),
+            );
+            assert!(lock(&feed.queue).feeder_running);
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            while lock(&feed.queue).feeder_running {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the feeder never ended"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert!(
+                lock(&feed.model).unparsed().is_empty(),
+                "parsed before it ended"
+            );
+        }
+        assert_eq!(feed.current(ScreenModel::replay), expected.replay());
+        feed.close();
     }
 
     #[test]
