@@ -69,17 +69,35 @@ function instrument() {
     return context;
   };
   let received = 0;
+  // The round trip of a keystroke: from the page's send to the first binary frame after it.
+  const trip = { sentAt: 0, waiting: false, session: null, samples: [] };
   const Socket = window.WebSocket;
   window.WebSocket = class extends Socket {
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (event) => {
-        if (event.data instanceof ArrayBuffer) received += event.data.byteLength;
+        if (!(event.data instanceof ArrayBuffer)) return;
+        received += event.data.byteLength;
+        // Frames start with their session's id, as keystrokes do.
+        if (trip.waiting && new Uint8Array(event.data, 0, 16).every((b, i) => b === trip.session[i])) {
+          trip.samples.push(performance.now() - trip.sentAt);
+          trip.waiting = false;
+        }
       });
+    }
+    send(data) {
+      // A keystroke: a session id (16 bytes) and a key.
+      if (data instanceof Uint8Array && data.length === 17 && data[16] >= 0x61) {
+        trip.session = data.slice(0, 16);
+        trip.sentAt = performance.now();
+        trip.waiting = true;
+      }
+      return super.send(data);
     }
   };
   window.__bench = {
     received: () => received,
+    trips: () => trip.samples.splice(0),
     /** WebGL contexts neither lost nor left on a canvas out of the page. */
     liveContexts: () => contexts.filter((c) => !c.isContextLost() && c.canvas.isConnected).length,
   };
@@ -153,6 +171,7 @@ async function observed(page, cdp, run) {
   const metric = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
   const before = await metric();
   const bytesBefore = await page.evaluate(() => window.__bench.received());
+  await page.evaluate(() => window.__bench.trips());
   const started = Date.now();
   const result = await run();
   const seconds = (Date.now() - started) / 1000;
@@ -160,8 +179,10 @@ async function observed(page, cdp, run) {
   const bytes = (await page.evaluate(() => window.__bench.received())) - bytesBefore;
   const pacer = await page.evaluate(() => window.__ideaPacer?.());
   if (pacer) console.log(`pacer: budget ${(pacer.budget / 1024).toFixed(0)} KiB, ${pacer.slots} terminals a frame, gap ${pacer.gapMs.toFixed(0)} ms, ${pacer.waiting} waiting, ${pacer.skips} skips so far`);
+  const trips = await page.evaluate(() => window.__bench.trips());
   return {
     result,
+    trips,
     busy: (after.TaskDuration - before.TaskDuration) / seconds,
     mbps: bytes / seconds / 1e6,
     contexts: await page.evaluate(() => window.__bench.liveContexts()),
@@ -333,7 +354,9 @@ async function main() {
       );
     };
     row(`${CELLS} cells, none flooding`, quiet);
+    if (quiet.trips?.length) console.log(`  keystroke round trip to the server (send to first frame back), none flooding: p50 ${ms(summary(quiet.trips).p50)} p95 ${ms(summary(quiet.trips).p95)}`);
     row(`${CELLS} cells, ${flooders.length} flooding`, flooding);
+    if (flooding.trips?.length) console.log(`  keystroke round trip to the server, flooding: p50 ${ms(summary(flooding.trips).p50)} p95 ${ms(summary(flooding.trips).p95)}`);
 
     const interrupted = flooders.slice(0, INTERRUPTS);
     const times = (await interrupt(page, interrupted, prompt)).sort((a, b) => a - b);
