@@ -173,6 +173,7 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         login_shell: login_shell(),
         clock: Arc::new(SystemClock),
         mcp_bridge: mcp_bridge(),
+        worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
     }));
     Ok(OpenProject { path, deps, events })
 }

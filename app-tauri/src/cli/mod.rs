@@ -5,6 +5,7 @@ mod doctor;
 mod hook;
 mod mcp_server;
 pub mod sandbox;
+pub mod worktree;
 
 use crate::compose::OPENER;
 use clap::{Parser, Subcommand};
@@ -85,6 +86,9 @@ pub enum Command {
     /// denied paths, writes only in the project, the temp dirs (and with --agent its run dir
     /// and its CLI's own state), and cannot signal processes outside the sandbox.
     Sandbox(sandbox::SandboxArgs),
+    /// Agents on their own branches: git worktrees, their diffs, merging back, archiving.
+    #[command(subcommand)]
+    Worktree(worktree::WorktreeCommand),
     /// The helper of every sandboxed process: applies the plan (--plan FILE, else
     /// $IDEA_SANDBOX_PLAN) to itself, then execs CMD. Exit 125 when the plan cannot be
     /// enforced (CMD not started).
@@ -114,6 +118,7 @@ impl Command {
             Self::McpServer { .. } => "mcp-server",
             Self::Hook { .. } => "hook",
             Self::Sandbox(_) => "sandbox",
+            Self::Worktree(_) => "worktree",
             Self::SandboxExec { .. } => "sandbox-exec",
         }
     }
@@ -201,6 +206,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Sandbox(args) => sandbox::run(args),
+        Command::Worktree(command) => worktree::run(command),
         Command::SandboxExec { probe: true, .. } => sandbox::probe(),
         Command::SandboxExec { plan, command, .. } => Err(sandbox::exec(plan.as_deref(), &command)),
     }

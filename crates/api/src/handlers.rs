@@ -9,6 +9,7 @@ use idea_application::orchestrator::{self, Ask};
 use idea_application::permissions::{self, PermissionEdit, PermissionsView};
 use idea_application::resumes;
 use idea_application::sessions::{self, LaunchAgent};
+use idea_application::worktrees;
 use idea_application::{AppResult, Deps};
 use idea_domain::handoff::Handoff;
 use idea_domain::layout::{Layouts, NamedLayout, Side};
@@ -16,6 +17,7 @@ use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::permissions::RuleChange;
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
+use idea_domain::worktree::{SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 use std::time::Duration;
 
@@ -271,4 +273,32 @@ pub(crate) fn save_permissions(
         remove: changes(p.remove),
     };
     permissions::save(deps, &edit)
+}
+
+pub(crate) fn list_worktrees(deps: &Deps, (): ()) -> AppResult<Vec<WorktreeStatus>> {
+    worktrees::list(deps)
+}
+
+pub(crate) fn create_worktree(deps: &Deps, p: CreateWorktreeParams) -> AppResult<WorktreeStatus> {
+    worktrees::create(deps, &p.agent_id.to_string(), p.base.as_deref())
+}
+
+pub(crate) fn worktree_diff(deps: &Deps, p: WorktreeDiffParams) -> AppResult<String> {
+    worktrees::diff(deps, &p.agent_id.to_string(), &p.path)
+}
+
+pub(crate) fn plan_squash(deps: &Deps, p: AgentParams) -> AppResult<SquashPlan> {
+    worktrees::plan_squash(deps, &p.agent_id.to_string())
+}
+
+pub(crate) fn squash_worktree(deps: &Deps, p: SquashWorktreeParams) -> AppResult<SquashPlan> {
+    worktrees::squash(deps, &p.agent_id.to_string(), p.message.as_deref())
+}
+
+pub(crate) fn archive_worktree(deps: &Deps, p: AgentParams) -> AppResult<WorktreeStatus> {
+    worktrees::archive(deps, &p.agent_id.to_string())
+}
+
+pub(crate) fn restore_worktree(deps: &Deps, p: AgentParams) -> AppResult<WorktreeStatus> {
+    worktrees::restore(deps, &p.agent_id.to_string())
 }

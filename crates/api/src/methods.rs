@@ -14,6 +14,7 @@ use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
+use idea_domain::worktree::{SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 
 methods! {
@@ -164,6 +165,40 @@ methods! {
     /// files read again (with a warning for each rule that is skipped).
     SavePermissions = "savePermissions" Writes (SavePermissionsParams) -> PermissionsView,
         errors [CorruptFile, IoError, UnsafePath] => h::save_permissions;
+    /// Every agent's own worktree: branch, base, "N behind base", the files it changed
+    /// (committed or not, read with a temporary index) and those another agent changed too.
+    ListWorktrees = "listWorktrees" Reads (()) -> Vec<WorktreeStatus>,
+        errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_worktrees;
+    /// Gives an agent its own worktree, outside the repository, on a new branch from `base`
+    /// (the current branch's HEAD by default); its launches then work there.
+    CreateWorktree = "createWorktree" Writes (CreateWorktreeParams) -> WorktreeStatus,
+        errors [AgentNotFound, WorktreeExists, AgentRunning, NotAGitRepository, UnknownRef,
+                BranchTaken, GitUnavailable, GitFailed, CorruptFile, NewerSchema, IoError,
+                UnsafePath] => h::create_worktree;
+    /// The diff of one file an agent's worktree changed.
+    WorktreeDiff = "worktreeDiff" Reads (WorktreeDiffParams) -> String,
+        errors [AgentNotFound, NoWorktree, InvalidParams, UnknownRef, GitUnavailable, GitFailed,
+                CorruptFile, IoError] => h::worktree_diff;
+    /// What squashing an agent's work into its base would do: the branch, the user's
+    /// checkout of it, the files, the conflicts. Changes nothing.
+    PlanSquash = "planSquash" Reads (AgentParams) -> SquashPlan,
+        errors [AgentNotFound, NoWorktree, BaseNotABranch, UnknownRef, GitUnavailable,
+                GitFailed, CorruptFile, IoError] => h::plan_squash;
+    /// Squashes everything in an agent's worktree into its base branch as one commit; a clean
+    /// checkout of the base is fast-forwarded by git, a dirty one refuses.
+    SquashWorktree = "squashWorktree" Writes (SquashWorktreeParams) -> SquashPlan,
+        errors [AgentNotFound, NoWorktree, BaseNotABranch, MergeConflict, CheckoutDirty,
+                BaseMoved, RebaseInProgress, AgentRunning, InvalidParams, UnknownRef,
+                GitUnavailable, GitFailed, CorruptFile, IoError] => h::squash_worktree;
+    /// Saves an agent's uncommitted work under `refs/idea/wip/<slug>` and removes its
+    /// worktree folder; the branch stays.
+    ArchiveWorktree = "archiveWorktree" Writes (AgentParams) -> WorktreeStatus,
+        errors [AgentNotFound, NoWorktree, AgentRunning, RebaseInProgress, GitUnavailable,
+                GitFailed, CorruptFile, IoError] => h::archive_worktree;
+    /// Brings an archived worktree back on its branch, with its uncommitted work.
+    RestoreWorktree = "restoreWorktree" Writes (AgentParams) -> WorktreeStatus,
+        errors [AgentNotFound, NoWorktree, UnknownRef, GitUnavailable, GitFailed, CorruptFile,
+                IoError] => h::restore_worktree;
 }
 
 methods! {

@@ -24,6 +24,28 @@ macro_rules! params {
 }
 
 params! {
+    pub struct CreateWorktreeParams {
+        pub agent_id: AgentId,
+        /// The ref the branch starts from; the current branch's HEAD when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub base: Option<String>,
+    }
+
+    pub struct WorktreeDiffParams {
+        pub agent_id: AgentId,
+        /// One of the files its Review lists.
+        pub path: String,
+    }
+
+    pub struct SquashWorktreeParams {
+        pub agent_id: AgentId,
+        /// The commit's message; "<agent>: work from <branch>" when absent.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        pub message: Option<String>,
+    }
+
     pub struct CreateAgentParams {
         pub name: String,
         pub profile_id: ProfileId,

@@ -7,7 +7,7 @@ use idea_domain::DomainEvent;
 use idea_domain::mcp_handoff::McpBridge;
 use idea_domain::ports::{
     CliHomes, Clock, EventPublisher, IdGenerator, PermissionFiles, ProfileCatalog, ProjectStore,
-    SandboxHost, TurnRunner,
+    SandboxHost, TurnRunner, WorktreeHost,
 };
 use idea_domain::terminal::TerminalHost;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -27,6 +27,8 @@ pub struct Ports {
     pub permissions: Arc<dyn PermissionFiles>,
     /// What an agent's kernel sandbox is compiled from (folders, globs on disk, secrets).
     pub sandbox: Arc<dyn SandboxHost>,
+    /// git for agents' own worktrees.
+    pub worktrees: Arc<dyn WorktreeHost>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
     /// The time (usage-limit resets, resumes).

@@ -77,6 +77,17 @@ pub enum AppError {
     InvalidParams(String),
     #[error("{0}")]
     InputFull(String),
+    /// git could not do what a worktree use case asked.
+    #[error(transparent)]
+    Git(#[from] idea_domain::worktree::WorktreeError),
+    /// The agent has no worktree to act on (it works in the project's tree, its worktree is
+    /// archived or its folder is gone): the message says which.
+    #[error("{0}")]
+    NoWorktree(String),
+    #[error("{0} has a worktree already")]
+    WorktreeExists(String),
+    #[error("the base {0} is not a branch: a squash needs a branch to move")]
+    BaseNotABranch(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -177,6 +188,26 @@ pub enum ErrorKind {
     TurnFailed,
     RequestNotFound,
     ResumeNotFound,
+    /// git is not installed, or older than 2.38.
+    GitUnavailable,
+    NotAGitRepository,
+    BranchTaken,
+    /// A base or ref that names no commit.
+    UnknownRef,
+    /// The base branch moved while IdeA merged into it; nothing changed.
+    BaseMoved,
+    /// Merging would conflict in these files; nothing changed.
+    MergeConflict {
+        files: Vec<String>,
+    },
+    /// A rebase, merge, cherry-pick or revert is in progress in one of the trees.
+    RebaseInProgress,
+    /// The user's checkout of the base has uncommitted changes.
+    CheckoutDirty,
+    GitFailed,
+    NoWorktree,
+    WorktreeExists,
+    BaseNotABranch,
     Internal,
 }
 
@@ -264,6 +295,10 @@ impl AppError {
             Self::ResumeNotFound(_) => K::ResumeNotFound,
             Self::InvalidParams(_) => K::InvalidParams,
             Self::InputFull(_) => K::InputFull,
+            Self::Git(e) => git_kind(e),
+            Self::NoWorktree(_) => K::NoWorktree,
+            Self::WorktreeExists(_) => K::WorktreeExists,
+            Self::BaseNotABranch(_) => K::BaseNotABranch,
             Self::Internal(_) => K::Internal,
         }
     }
@@ -278,7 +313,10 @@ impl AppError {
     pub fn is_user_error(&self) -> bool {
         !matches!(
             self,
-            Self::Store(StoreError::Io { .. }) | Self::Internal(_) | Self::TurnFailed(_)
+            Self::Store(StoreError::Io { .. })
+                | Self::Internal(_)
+                | Self::TurnFailed(_)
+                | Self::Git(idea_domain::worktree::WorktreeError::Failed(_))
         )
     }
 
@@ -288,6 +326,24 @@ impl AppError {
             message: self.to_string(),
             kind: self.kind(),
         }
+    }
+}
+
+fn git_kind(error: &idea_domain::worktree::WorktreeError) -> ErrorKind {
+    use ErrorKind as K;
+    use idea_domain::worktree::WorktreeError as E;
+    match error {
+        E::GitMissing | E::GitTooOld { .. } => K::GitUnavailable,
+        E::NotARepository(_) => K::NotAGitRepository,
+        E::BranchTaken(_) => K::BranchTaken,
+        E::UnknownRef(_) => K::UnknownRef,
+        E::Moved { .. } => K::BaseMoved,
+        E::Conflicts(files) => K::MergeConflict {
+            files: files.clone(),
+        },
+        E::InProgress { .. } => K::RebaseInProgress,
+        E::CheckoutDirty(_) => K::CheckoutDirty,
+        E::Failed(_) => K::GitFailed,
     }
 }
 

@@ -14,6 +14,7 @@ pub mod project;
 pub mod resumes;
 pub mod sandbox;
 pub mod sessions;
+pub mod worktrees;
 
 pub use deps::{Deps, Ports};
 pub use error::{AppError, AppResult, ErrorCode, ErrorKind, WireError};

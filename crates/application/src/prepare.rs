@@ -23,7 +23,11 @@ const MEMORY_TOKEN_BUDGET: usize = 2_000;
 pub(crate) struct AgentStart<'a> {
     pub agent: &'a Agent,
     pub profile: &'a AgentProfile,
+    /// Where it works: the project's root, or its own worktree.
     pub project_root: &'a Path,
+    /// The project's root, whose `.ideai/` holds its state (the same as `project_root`
+    /// unless it works in a worktree).
+    pub state_root: &'a Path,
     pub run_dir: &'a Path,
     /// The CLI's working folder (the run dir, or the project root for some profiles).
     pub cwd: &'a Path,
@@ -72,13 +76,13 @@ fn hand_mcp_server(
         .as_ref()
         .filter(|style| !profile.via_shell && (kind == StartKind::Turn || style.serves_cells()));
     let (Some(style), Some(bridge)) = (style, deps.mcp_bridge.as_ref()) else {
-        let guide = file_drop_guide(start.agent, start.project_root);
+        let guide = file_drop_guide(start.agent, start.state_root);
         return Ok((McpHandoff::default(), guide));
     };
     let requester = start.agent.agent_id.to_string();
     let command = BridgeCommand {
         bridge,
-        project_root: start.project_root,
+        project_root: start.state_root,
         requester: &requester,
     };
     let handoff = mcp_handoff(style, &command, start.cwd);
@@ -110,7 +114,7 @@ fn hand_hooks(
     let hook_bridge = HookBridge {
         program: &bridge.program,
         env: &bridge.env,
-        project_root: start.project_root,
+        project_root: start.state_root,
         agent: &agent,
     };
     let handoff = hook_handoff(home, &hook_bridge, start.cwd);

@@ -31,6 +31,7 @@ pub fn init(
                 id: ProjectId(ids.new_uuid()),
                 name: root.folder_name(),
                 resume_nudge: None,
+                worktrees: Default::default(),
             };
             store.save_project(&project)?;
             (project, true)

@@ -89,13 +89,15 @@ pub fn plan_of_agent(deps: &Deps, agent: &str) -> AppResult<PlanFor> {
         .profiles
         .get(&agent.profile_id)
         .ok_or_else(|| AppError::ProfileNotFound(agent.profile_id.to_string()))?;
-    let root = deps.store.root();
+    let state_root = deps.store.root();
+    let root = crate::worktrees::agent_root(deps, &agent)?;
     let run_dir = deps.store.prepare_run_dir(agent.agent_id)?;
     let cwd = agent_cwd(&profile, &root, &run_dir);
     let start = AgentStart {
         agent: &agent,
         profile: &profile,
         project_root: &root,
+        state_root: &state_root,
         run_dir: &run_dir,
         cwd: &cwd,
     };
@@ -167,7 +169,7 @@ pub fn plan_of_project(deps: &Deps) -> AppResult<PlanFor> {
 fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppResult<SandboxPlan> {
     let env = deps.sandbox.environment();
     let state = cli_state(start.profile, &env.cli);
-    let ideai = start.project_root.join(".ideai");
+    let ideai = start.state_root.join(".ideai");
     let requests_dir = ideai.join(REQUESTS_DIR).join(requester_folder(start.agent));
     let namespaces = deps.sandbox.namespaces();
     let git = if namespaces {
@@ -175,8 +177,16 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
     } else {
         vec![]
     };
+    // In its own worktree, a commit writes the main repository's objects and refs.
+    let git_writes = if start.project_root == start.state_root {
+        vec![]
+    } else {
+        deps.worktrees.git_write_dirs(start.project_root)?
+    };
     let inputs = AgentSandboxInputs {
         project_root: start.project_root.to_path_buf(),
+        state_root: start.state_root.to_path_buf(),
+        git_writes,
         run_dir: start.run_dir.to_path_buf(),
         requests_dir: requests_dir.clone(),
         listing: IdeaiListing {
@@ -195,7 +205,7 @@ fn compile(deps: &Deps, rules: &PermissionSet, start: &AgentStart<'_>) -> AppRes
     };
     let mut dirs = state.dirs;
     dirs.push(requests_dir);
-    deps.sandbox.make_dirs(start.project_root, &dirs)?;
+    deps.sandbox.make_dirs(start.state_root, &dirs)?;
     Ok(agent_plan(&inputs))
 }
 

@@ -223,6 +223,10 @@ pub struct Agent {
     #[serde(default, skip_serializing_if = "LimitPolicy::is_wait")]
     #[cfg_attr(feature = "ts", ts(as = "Option<LimitPolicy>", optional))]
     pub on_limit: LimitPolicy,
+    /// Its own git worktree and branch; absent: it works in the project's own tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub worktree: Option<crate::worktree::AgentWorktree>,
 }
 
 #[cfg(test)]

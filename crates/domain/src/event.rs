@@ -21,6 +21,9 @@ pub enum DomainEvent {
     /// An agent's settings changed (what it does at a usage limit).
     #[serde(rename_all = "camelCase")]
     AgentSettingsChanged { agent_id: AgentId },
+    /// The agent's worktree was made, squashed, archived or restored.
+    #[serde(rename_all = "camelCase")]
+    WorktreeChanged { agent_id: AgentId },
     /// The agent runs on another profile (engine) from now on.
     #[serde(rename_all = "camelCase")]
     AgentProfileChanged {

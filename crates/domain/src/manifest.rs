@@ -170,6 +170,7 @@ mod tests {
             origin: AgentOrigin::Scratch,
             skills: vec![],
             on_limit: Default::default(),
+            worktree: None,
         }
     }
 

@@ -12,6 +12,7 @@ use crate::profile::{AgentProfile, CliHome, ProfileId};
 use crate::project::Project;
 use crate::terminal::{ExitInfo, PtyError};
 use crate::turn::{TurnEvent, TurnInvocation, TurnOutcome};
+use crate::worktree::{ChangedFile, WorktreeError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -378,4 +379,115 @@ pub trait RunningTurn: Send + Sync {
     fn wait(&self, timeout: Duration) -> Option<TurnExit>;
     /// Ends it: SIGTERM to its process group, then SIGKILL if it is still there.
     fn kill(&self);
+}
+
+/// git for agents' worktrees (`docs/worktrees.md`): the git command line in the real adapter.
+/// `repo` is the project's root (the user's checkout), `dir` an agent's worktree folder.
+pub trait WorktreeHost: Send + Sync {
+    /// The commit `reference` names.
+    ///
+    /// # Errors
+    /// `UnknownRef`, `NotARepository`, git's own failure.
+    fn resolve_commit(&self, repo: &Path, reference: &str) -> Result<String, WorktreeError>;
+    /// The branch checked out in `repo`; `None` when its HEAD is detached.
+    ///
+    /// # Errors
+    /// `NotARepository`, git's own failure.
+    fn current_branch(&self, repo: &Path) -> Result<Option<String>, WorktreeError>;
+    /// Whether `refs/heads/<branch>` exists.
+    ///
+    /// # Errors
+    /// git's own failure.
+    fn branch_exists(&self, repo: &Path, branch: &str) -> Result<bool, WorktreeError>;
+    /// Adds the worktree `dir` on a new `branch` from `base_commit`, then sets it up: the
+    /// ignored files `.worktreeinclude` names copied in, `links` (folders of the project)
+    /// linked. Nothing is left behind when adding fails.
+    ///
+    /// # Errors
+    /// `BranchTaken`, `NotARepository`, git's own failure.
+    fn add(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        branch: &str,
+        base_commit: &str,
+        links: &[String],
+    ) -> Result<(), WorktreeError>;
+    /// Whether `dir` is a worktree of `repo` (git's own list says so).
+    fn is_worktree_of(&self, repo: &Path, dir: &Path) -> bool;
+    /// What the worktree changed since it left `base_commit` (committed, staged, unstaged,
+    /// untracked), read with a temporary index.
+    ///
+    /// # Errors
+    /// `UnknownRef`, git's own failure.
+    fn changed_files(
+        &self,
+        dir: &Path,
+        base_commit: &str,
+    ) -> Result<Vec<ChangedFile>, WorktreeError>;
+    /// The unified diff of one changed file, as [`Self::changed_files`] sees it.
+    ///
+    /// # Errors
+    /// `UnknownRef`, git's own failure.
+    fn file_diff(&self, dir: &Path, base_commit: &str, path: &str)
+    -> Result<String, WorktreeError>;
+    /// Commits `base_ref` has that the worktree's HEAD lacks.
+    ///
+    /// # Errors
+    /// `UnknownRef`, git's own failure.
+    fn behind_base(&self, dir: &Path, base_ref: &str) -> Result<u64, WorktreeError>;
+    /// The worktree of `repo` that has `branch` checked out, if any.
+    ///
+    /// # Errors
+    /// git's own failure.
+    fn checkout_of(&self, repo: &Path, branch: &str) -> Result<Option<PathBuf>, WorktreeError>;
+    /// The files that would conflict if everything in `dir` (uncommitted work included) were
+    /// merged into `base_branch`.
+    ///
+    /// # Errors
+    /// `UnknownRef`, git's own failure.
+    fn conflicts(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        base_branch: &str,
+    ) -> Result<Vec<String>, WorktreeError>;
+    /// Squashes everything in `dir` into `base_branch` as one commit with `message`. With
+    /// `checkout` (a clean worktree that has the branch checked out) git's own fast-forward
+    /// updates it; otherwise the branch moves only if nobody moved it meanwhile. No
+    /// checkout of another branch anywhere. Returns the commit.
+    ///
+    /// # Errors
+    /// `Conflicts`, `Moved`, `CheckoutDirty`, `InProgress`, git's own failure.
+    fn squash(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        base_branch: &str,
+        message: &str,
+        checkout: Option<&Path>,
+    ) -> Result<String, WorktreeError>;
+    /// Saves the worktree's uncommitted work under `refs/idea/wip/<slug>` and removes its
+    /// folder; the branch stays. Returns the saved commit.
+    ///
+    /// # Errors
+    /// `InProgress`, git's own failure (nothing removed unless the work was saved).
+    fn archive(&self, repo: &Path, dir: &Path, slug: &str) -> Result<String, WorktreeError>;
+    /// Adds the worktree again on `branch` and puts its saved work back.
+    ///
+    /// # Errors
+    /// `UnknownRef` (nothing saved), git's own failure.
+    fn restore(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        branch: &str,
+        slug: &str,
+    ) -> Result<(), WorktreeError>;
+    /// The folders of the main repository a commit in `dir` writes: its objects, refs and
+    /// logs, and the worktree's own admin folder (`.git/worktrees/<name>`).
+    ///
+    /// # Errors
+    /// `NotARepository`, git's own failure.
+    fn git_write_dirs(&self, dir: &Path) -> Result<Vec<PathBuf>, WorktreeError>;
 }

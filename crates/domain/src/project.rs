@@ -19,6 +19,32 @@ pub struct Project {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub resume_nudge: Option<String>,
+    /// How agents' own worktrees are made (`docs/worktrees.md`).
+    #[serde(default, skip_serializing_if = "WorktreeSettings::is_default")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub worktrees: WorktreeSettings,
+}
+
+/// The project's settings for agents' worktrees.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeSettings {
+    /// The agents' branch prefix; `idea/` when unset, and it may be empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub branch_prefix: Option<String>,
+    /// Folders of the project linked into each worktree instead of copied (`node_modules`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub link_folders: Vec<String>,
+}
+
+impl WorktreeSettings {
+    #[must_use]
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// The longest nudge a project may set.

@@ -1,7 +1,122 @@
 //! An agent's own git worktree (`docs/worktrees.md`): where it lives, the branch it gets, the
 //! block of ports it may use. Pure rules; the git work is the infrastructure's `git` module.
 
+use crate::ids::AgentId;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+
+/// An agent's own worktree as the manifest records it. Its folder is not recorded: it is
+/// always [`worktree_dir`] of the project and the agent's slug, because the manifest is the
+/// repository's (untrusted) and a recorded path would become a sandbox write grant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentWorktree {
+    /// The agent's branch (`idea/<slug>`).
+    pub branch: String,
+    /// The base the user chose (a branch such as `main`, or any ref), as they named it.
+    pub base_ref: String,
+    /// The commit the base named when the worktree was made.
+    pub base_commit: String,
+    /// Archived: the folder is gone, its uncommitted work saved under `refs/idea/wip/<slug>`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
+    /// The last squash of its work into the base (that commit), so the branch may go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub squashed_as: Option<String>,
+}
+
+/// One file an agent's worktree changed against where it left its base.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedFile {
+    pub path: String,
+    /// `A`dded, `M`odified, `D`eleted, `T`ype changed.
+    pub status: String,
+    /// Lines added and removed; absent for a binary file.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub added: Option<u64>,
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub removed: Option<u64>,
+}
+
+/// An agent's worktree as the Review and `idea worktree list` show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeStatus {
+    pub agent_id: AgentId,
+    pub agent_name: String,
+    pub path: PathBuf,
+    #[serde(flatten)]
+    pub record: AgentWorktree,
+    /// Commits the base has that the branch lacks; absent when it cannot be told.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub behind_base: Option<u64>,
+    /// What it changed (empty when archived or unreadable).
+    pub changed: Vec<ChangedFile>,
+    /// Files another agent's worktree changed too, with those agents' names.
+    pub overlaps: Vec<Overlap>,
+    /// Why the figures above are missing (the folder deleted by hand, git failing).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub problem: Option<String>,
+}
+
+/// A file two or more agents' worktrees changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Overlap {
+    pub path: String,
+    /// The other agents that changed it.
+    pub with: Vec<String>,
+}
+
+/// What squashing an agent's work into its base would do, or did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SquashPlan {
+    /// The branch that gets one commit.
+    pub base_branch: String,
+    /// The user's checkout of that branch, updated by git's own merge (it must be clean).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub checkout: Option<PathBuf>,
+    /// The files it brings (its Review listing).
+    pub files: Vec<ChangedFile>,
+    /// Files that would conflict: then nothing is done.
+    pub conflicts: Vec<String>,
+    /// The commit made, once done.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub commit: Option<String>,
+}
+
+/// What went wrong in git's hands.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorktreeError {
+    #[error("git is not installed (or not on PATH)")]
+    GitMissing,
+    #[error("git {found} is too old: worktrees need git 2.38 or later")]
+    GitTooOld { found: String },
+    #[error("{} is not a git repository", .0.display())]
+    NotARepository(PathBuf),
+    #[error("the branch {0} already exists")]
+    BranchTaken(String),
+    #[error("{0} names no commit")]
+    UnknownRef(String),
+    #[error("{branch} moved while IdeA was merging into it: nothing was changed")]
+    Moved { branch: String },
+    #[error("merging would conflict in {}", .0.join(", "))]
+    Conflicts(Vec<String>),
+    #[error("a {what} is already in progress in {}", dir.display())]
+    InProgress { what: String, dir: PathBuf },
+    #[error("{} has uncommitted changes: commit or stash them first", .0.display())]
+    CheckoutDirty(PathBuf),
+    #[error("{0}")]
+    Failed(String),
+}
 
 /// The branch prefix unless the project sets another (it may be empty).
 pub const DEFAULT_BRANCH_PREFIX: &str = "idea/";

@@ -133,6 +133,7 @@ pub fn world() -> World {
         login_shell: "/bin/sh".into(),
         clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
+        worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
     }));
     World { dir, deps, events }
 }

@@ -71,6 +71,7 @@ fn create(
         origin,
         skills: Vec::new(),
         on_limit: Default::default(),
+        worktree: None,
     };
     manifest
         .add(agent.clone())

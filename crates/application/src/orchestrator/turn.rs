@@ -54,13 +54,15 @@ fn hosted_in_a_cell(deps: &Deps, agent: idea_domain::AgentId) -> bool {
 pub(super) fn run_turn(deps: &Deps, turn: &Turn<'_>) -> AppResult<AskAnswer> {
     let (agent, profile) = (turn.agent, turn.profile);
     let (mode, _) = json_mode(profile).map_err(setup_error)?;
-    let root = deps.store.root();
+    let state_root = deps.store.root();
+    let root = crate::worktrees::agent_root(deps, agent)?;
     let run_dir = deps.store.prepare_run_dir(agent.agent_id)?;
     let cwd = agent_cwd(profile, &root, &run_dir);
     let start = AgentStart {
         agent,
         profile,
         project_root: &root,
+        state_root: &state_root,
         run_dir: &run_dir,
         cwd: &cwd,
     };

@@ -108,7 +108,8 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         .leaf(cell.node_id)
         .cloned()
         .ok_or(idea_domain::layout::LayoutError::NodeNotFound(cell.node_id))?;
-    let root = deps.store.root();
+    let state_root = deps.store.root();
+    let root = crate::worktrees::agent_root(deps, &agent)?;
     let cwd = agent_cwd(&profile, &root, &run_dir);
     let plan = if fresh {
         plan_session(&profile, SessionFacts::default(), || {
@@ -129,6 +130,7 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
         agent: &agent,
         profile: &profile,
         project_root: &root,
+        state_root: &state_root,
         run_dir: &run_dir,
         cwd: &cwd,
     };
@@ -150,6 +152,8 @@ fn launch(deps: &Deps, request: LaunchAgent) -> AppResult<SessionInfo> {
     spec.sandbox = extra.sandbox;
     spec.args.splice(0..0, extra.lead_args);
     spec.env.extend(extra.env);
+    spec.env
+        .extend(crate::worktrees::agent_env(deps, &agent, &root)?);
     // Step 4's per-CLI seeds (now that paths are known), then 8. the convention file.
     write_context_files(deps, &start, context.file.as_deref(), &extra.orchestration)?;
     // The cell now shows this agent and remembers its conversation.

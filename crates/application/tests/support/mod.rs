@@ -472,6 +472,7 @@ fn deps_over(
         login_shell: "/bin/sh".into(),
         clock: fakes.clock,
         mcp_bridge: None,
+        worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
     })
 }
 

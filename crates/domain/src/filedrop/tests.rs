@@ -13,6 +13,7 @@ fn agent(n: u128, name: &str, md_path: &str) -> Agent {
         origin: AgentOrigin::Scratch,
         skills: Vec::new(),
         on_limit: Default::default(),
+        worktree: None,
     }
 }
 

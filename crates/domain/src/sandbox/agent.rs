@@ -47,7 +47,14 @@ pub struct ResolvedDenial {
 /// Everything the plan of one agent is compiled from. Every path is absolute.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AgentSandboxInputs {
+    /// Where the agent works: the project's root, or its own worktree.
     pub project_root: PathBuf,
+    /// The project whose `.ideai/` holds IdeA's state (the agent's run dir, requests): the
+    /// project's root; empty means `project_root`.
+    pub state_root: PathBuf,
+    /// For an agent in its own worktree, the main repository's folders a commit there writes
+    /// (objects, refs, logs, the worktree's admin folder); its hooks and config stay out.
+    pub git_writes: Vec<PathBuf>,
     pub run_dir: PathBuf,
     /// The agent's own file-drop folder (`.ideai/requests/<slug>`).
     pub requests_dir: PathBuf,
@@ -72,6 +79,17 @@ pub struct AgentSandboxInputs {
     /// written privately ([`private_caches`]). Only with `namespaces` (an overlay needs a
     /// mount namespace).
     pub caches: Option<CliStateEnv>,
+}
+
+impl AgentSandboxInputs {
+    /// Where `.ideai/` is.
+    pub fn state_root(&self) -> &Path {
+        if self.state_root.as_os_str().is_empty() {
+            &self.project_root
+        } else {
+            &self.state_root
+        }
+    }
 }
 
 /// The package caches that builds and installs write, each with the name of its private copy:
@@ -126,7 +144,7 @@ pub fn literal_path(denied: &DeniedPath) -> Option<PathBuf> {
 /// and the other requesters' file-drop folders (a request dropped there would speak for that
 /// agent).
 pub fn ideai_denied(inputs: &AgentSandboxInputs) -> Vec<PathBuf> {
-    let ideai = inputs.project_root.join(".ideai");
+    let ideai = inputs.state_root().join(".ideai");
     let listed = inputs.listing.top.iter().map(String::as_str);
     let mut denied: Vec<PathBuf> = IDEAI_STATE_ENTRIES
         .iter()
@@ -181,7 +199,7 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
             .chain(inputs.credentials.iter().cloned())
             .collect();
         let mounts = MountPlan {
-            read_only: std::iter::once(inputs.project_root.join(".ideai"))
+            read_only: std::iter::once(inputs.state_root().join(".ideai"))
                 .chain(inputs.git.iter().cloned())
                 .collect(),
             writable: vec![inputs.run_dir.clone(), inputs.requests_dir.clone()],
@@ -198,6 +216,7 @@ pub fn agent_plan(inputs: &AgentSandboxInputs) -> SandboxPlan {
     let deny_write = ideai.into_iter().chain(denied(PathAccess::Write)).collect();
     let mut state_paths = vec![inputs.requests_dir.clone()];
     state_paths.extend(inputs.state.paths());
+    state_paths.extend(inputs.git_writes.iter().cloned());
     compile_plan(&SandboxInputs {
         project_root: inputs.project_root.clone(),
         run_dir: Some(inputs.run_dir.clone()),

@@ -8,6 +8,7 @@
 //! git gets no terminal, no input, the C locale and a deadline.
 
 mod archive;
+mod host;
 mod merge;
 mod rebase;
 mod review;
@@ -17,6 +18,7 @@ mod snapshot;
 mod worktree;
 
 pub use archive::{archive_worktree, behind_base, restore_worktree, wip_ref};
+pub use host::GitWorktrees;
 pub use merge::{MergePreview, conflict_preview, squash_onto};
 pub use rebase::{Rebased, abort_rebase, in_progress, rebase_onto};
 pub use review::{FileChange, changed_files};

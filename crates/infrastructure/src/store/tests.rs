@@ -12,6 +12,7 @@ fn project_in(dir: &Path) -> FsProjectStore {
             id: ProjectId(Uuid::from_u128(1)),
             name: "demo".into(),
             resume_nudge: None,
+            worktrees: Default::default(),
         })
         .unwrap();
     store

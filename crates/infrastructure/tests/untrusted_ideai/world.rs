@@ -91,6 +91,7 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
         login_shell: "/bin/sh".into(),
         clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
+        worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
     });
     (deps, spawned)
 }

@@ -1,0 +1,458 @@
+//! An agent on its own branch (`docs/worktrees.md`): creating its worktree from a chosen base,
+//! its Review listing and diffs, squashing its work into the base, archiving and restoring it.
+//! A launch of the agent then works in the worktree ([`agent_root`]).
+//!
+//! The manifest records only the branch and the base: the folder is always derived from the
+//! user's data folder, the project's id and the agent's slug, so a hostile `.ideai/` cannot
+//! point an agent's write grant anywhere else.
+
+use crate::deps::Deps;
+use crate::error::{AppError, AppResult};
+use idea_domain::worktree::{
+    AgentWorktree, DEFAULT_BRANCH_PREFIX, Overlap, SquashPlan, WorktreeStatus, branch_name,
+    overlaps, worktree_dir,
+};
+use idea_domain::{Agent, AgentId};
+use std::path::{Path, PathBuf};
+
+/// The folder an agent's worktree lives in.
+///
+/// # Errors
+/// Store errors (the project file).
+pub fn folder_of(deps: &Deps, agent: &Agent) -> AppResult<PathBuf> {
+    let env = deps.sandbox.environment().cli;
+    let data_home = env
+        .xdg_data_home
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| env.home.join(".local").join("share"));
+    let project = deps.store.load_project()?;
+    Ok(worktree_dir(
+        &data_home,
+        &project.id.0.to_string(),
+        &slug(agent),
+    ))
+}
+
+/// The agent's slug: its persona file's stem, when that is a plain slug (the manifest is
+/// untrusted), else one made from its name.
+fn slug(agent: &Agent) -> String {
+    let stem = Path::new(&agent.md_path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    if !stem.is_empty() && idea_domain::agent::slugify(stem) == stem {
+        stem.to_owned()
+    } else {
+        agent.name.slug()
+    }
+}
+
+/// Where a launch of `agent` works: its worktree when it has one, the project's root
+/// otherwise.
+///
+/// # Errors
+/// `NO_WORKTREE` when its worktree is archived or its folder is gone (the user restores it
+/// or makes it again: launching in the project's tree instead would surprise them).
+pub(crate) fn agent_root(deps: &Deps, agent: &Agent) -> AppResult<PathBuf> {
+    let Some(record) = &agent.worktree else {
+        return Ok(deps.store.root());
+    };
+    let dir = folder_of(deps, agent)?;
+    if record.archived {
+        return Err(AppError::NoWorktree(format!(
+            "{}'s worktree is archived: restore it first (idea worktree restore {})",
+            agent.name, agent.name
+        )));
+    }
+    if !deps.worktrees.is_worktree_of(&deps.store.root(), &dir) {
+        return Err(AppError::NoWorktree(format!(
+            "{}'s worktree {} is gone (deleted by hand?): its branch {} is kept; archive and restore it, or remove the agent's worktree record",
+            agent.name,
+            dir.display(),
+            record.branch
+        )));
+    }
+    Ok(dir)
+}
+
+/// What an agent in its own worktree finds in its environment: `IDEA_WORKTREE_ROOT`,
+/// `IDEA_MAIN_ROOT`, `IDEA_BASE_REF` and `IDEA_PORT`, the first of the 10 ports its worktree
+/// gets (the same on every run; not checked free here). Nothing for an agent in the project's
+/// tree.
+///
+/// # Errors
+/// Store errors (the project file).
+pub(crate) fn agent_env(
+    deps: &Deps,
+    agent: &Agent,
+    worktree: &Path,
+) -> AppResult<Vec<(String, String)>> {
+    let Some(record) = &agent.worktree else {
+        return Ok(Vec::new());
+    };
+    let project = deps.store.load_project()?;
+    let port = idea_domain::worktree::port_block(&project.id.0.to_string(), &slug(agent), 0);
+    Ok(vec![
+        ("IDEA_WORKTREE_ROOT".into(), worktree.display().to_string()),
+        (
+            "IDEA_MAIN_ROOT".into(),
+            deps.store.root().display().to_string(),
+        ),
+        ("IDEA_BASE_REF".into(), record.base_ref.clone()),
+        ("IDEA_PORT".into(), port.to_string()),
+    ])
+}
+
+fn find(deps: &Deps, agent: &str) -> AppResult<Agent> {
+    crate::agents::find(deps, agent)
+}
+
+fn with_worktree(deps: &Deps, agent: &str) -> AppResult<(Agent, AgentWorktree, PathBuf)> {
+    let agent = find(deps, agent)?;
+    let record = agent.worktree.clone().ok_or_else(|| {
+        AppError::NoWorktree(format!("{} works in the project's tree", agent.name))
+    })?;
+    let dir = folder_of(deps, &agent)?;
+    Ok((agent, record, dir))
+}
+
+/// Refused while the agent runs: its worktree is changing under it.
+fn ensure_stopped(deps: &Deps, agent: &Agent) -> AppResult<()> {
+    if deps.sessions.live_of_agent(agent.agent_id).is_some()
+        || deps.requests.is_answering(agent.agent_id)
+    {
+        return Err(AppError::AgentRunning(agent.name.to_string()));
+    }
+    Ok(())
+}
+
+/// Records `record` (or none) as the agent's worktree in the manifest.
+fn save_record(deps: &Deps, id: AgentId, record: Option<AgentWorktree>) -> AppResult<Agent> {
+    let _guard = deps.lock_state();
+    let mut manifest = deps.store.load_manifest()?;
+    let agent = manifest
+        .entries
+        .iter_mut()
+        .find(|a| a.agent_id == id)
+        .ok_or_else(|| AppError::AgentNotFound(id.to_string()))?;
+    agent.worktree = record;
+    let saved = agent.clone();
+    deps.store.save_manifest(&manifest)?;
+    deps.publish(idea_domain::DomainEvent::WorktreeChanged { agent_id: id });
+    Ok(saved)
+}
+
+/// CreateWorktree: gives `agent` its own worktree on a new branch from `base` (a ref the
+/// user names; the current branch's HEAD when `None`).
+///
+/// # Errors
+/// `WORKTREE_EXISTS`, `AGENT_RUNNING`, `NOT_A_GIT_REPOSITORY`, `UNKNOWN_REF`, `GIT_FAILED`,
+/// `GIT_UNAVAILABLE`, `AGENT_NOT_FOUND`, store errors.
+pub fn create(deps: &Deps, agent: &str, base: Option<&str>) -> AppResult<WorktreeStatus> {
+    let agent = find(deps, agent)?;
+    if agent.worktree.is_some() {
+        return Err(AppError::WorktreeExists(agent.name.to_string()));
+    }
+    ensure_stopped(deps, &agent)?;
+    let root = deps.store.root();
+    let git = &deps.worktrees;
+    let base_ref = match base.map(str::trim).filter(|b| !b.is_empty()) {
+        Some(base) => base.to_owned(),
+        // The current branch, by name, so "N behind base" follows it; HEAD when detached.
+        None => git
+            .current_branch(&root)?
+            .unwrap_or_else(|| "HEAD".to_owned()),
+    };
+    let base_commit = git.resolve_commit(&root, &base_ref)?;
+    let settings = deps.store.load_project()?.worktrees;
+    let prefix = settings
+        .branch_prefix
+        .as_deref()
+        .unwrap_or(DEFAULT_BRANCH_PREFIX);
+    let slug = slug(&agent);
+    let failure = std::cell::RefCell::new(None);
+    // A git failure ends the search at once (and is returned).
+    let branch = branch_name(prefix, &slug, |name| {
+        failure.borrow().is_none()
+            && git.branch_exists(&root, name).unwrap_or_else(|e| {
+                failure.borrow_mut().get_or_insert(e);
+                false
+            })
+    });
+    if let Some(e) = failure.into_inner() {
+        return Err(e.into());
+    }
+    let dir = folder_of(deps, &agent)?;
+    if dir.exists() {
+        return Err(AppError::WorktreeExists(format!(
+            "{} (the folder {} exists already; IdeA leaves it alone)",
+            agent.name,
+            dir.display()
+        )));
+    }
+    git.add(&root, &dir, &branch, &base_commit, &settings.link_folders)?;
+    tracing::info!(agent = %agent.agent_id, %branch, base = %base_ref, commit = %base_commit,
+        dir = %dir.display(), "worktree created");
+    let record = AgentWorktree {
+        branch,
+        base_ref,
+        base_commit,
+        archived: false,
+        squashed_as: None,
+    };
+    let agent = save_record(deps, agent.agent_id, Some(record))?;
+    status_of(deps, &agent)
+}
+
+/// ListWorktrees: every agent's worktree with what it changed and the files two of them
+/// changed both.
+///
+/// # Errors
+/// Store errors.
+pub fn list(deps: &Deps) -> AppResult<Vec<WorktreeStatus>> {
+    let agents: Vec<Agent> = crate::agents::list(deps)?
+        .into_iter()
+        .filter(|a| a.worktree.is_some())
+        .collect();
+    let mut all = Vec::with_capacity(agents.len());
+    for agent in &agents {
+        all.push(status_of(deps, agent)?);
+    }
+    let changed: Vec<(String, Vec<String>)> = all
+        .iter()
+        .map(|s| {
+            let files = s.changed.iter().map(|f| f.path.clone()).collect();
+            (s.agent_name.clone(), files)
+        })
+        .collect();
+    let shared = overlaps(&changed);
+    for status in &mut all {
+        status.overlaps = shared
+            .iter()
+            .filter(|(_, agents)| agents.contains(&status.agent_name))
+            .map(|(path, agents)| Overlap {
+                path: path.clone(),
+                with: agents
+                    .iter()
+                    .filter(|a| **a != status.agent_name)
+                    .cloned()
+                    .collect(),
+            })
+            .collect();
+    }
+    Ok(all)
+}
+
+/// WorktreeStatus of one agent (its overlaps with the others included).
+///
+/// # Errors
+/// `NO_WORKTREE`, `AGENT_NOT_FOUND`, store errors.
+pub fn status(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
+    let (agent, _, _) = with_worktree(deps, agent)?;
+    list(deps)?
+        .into_iter()
+        .find(|s| s.agent_id == agent.agent_id)
+        .ok_or_else(|| AppError::NoWorktree(agent.name.to_string()))
+}
+
+/// The status of one agent's worktree; git's failures become its `problem`, so one broken
+/// worktree does not hide the others.
+fn status_of(deps: &Deps, agent: &Agent) -> AppResult<WorktreeStatus> {
+    let record = agent.worktree.clone().unwrap_or_else(|| AgentWorktree {
+        branch: String::new(),
+        base_ref: String::new(),
+        base_commit: String::new(),
+        archived: false,
+        squashed_as: None,
+    });
+    let dir = folder_of(deps, agent)?;
+    let mut status = WorktreeStatus {
+        agent_id: agent.agent_id,
+        agent_name: agent.name.to_string(),
+        path: dir.clone(),
+        record: record.clone(),
+        behind_base: None,
+        changed: Vec::new(),
+        overlaps: Vec::new(),
+        problem: None,
+    };
+    if record.archived {
+        return Ok(status);
+    }
+    if !deps.worktrees.is_worktree_of(&deps.store.root(), &dir) {
+        status.problem = Some(format!(
+            "the folder {} is not a worktree of this project any more (deleted by hand?); the branch {} is kept",
+            dir.display(),
+            record.branch
+        ));
+        return Ok(status);
+    }
+    let git = &deps.worktrees;
+    match git.changed_files(&dir, &record.base_commit) {
+        Ok(changed) => status.changed = changed,
+        Err(e) => status.problem = Some(e.to_string()),
+    }
+    match git.behind_base(&dir, &record.base_ref) {
+        Ok(n) => status.behind_base = Some(n),
+        Err(e) => {
+            status.problem.get_or_insert(e.to_string());
+        }
+    }
+    Ok(status)
+}
+
+/// WorktreeDiff: the unified diff of one file the agent changed.
+///
+/// # Errors
+/// `NO_WORKTREE`, `INVALID_PARAMS` (a path that is not one of its changed files),
+/// `GIT_FAILED`, `AGENT_NOT_FOUND`, store errors.
+pub fn diff(deps: &Deps, agent: &str, path: &str) -> AppResult<String> {
+    let (agent, record, _) = with_worktree(deps, agent)?;
+    let status = status_of(deps, &agent)?;
+    if let Some(problem) = status.problem {
+        return Err(AppError::NoWorktree(problem));
+    }
+    // Only what the Review lists: a path is never handed to git as anything else.
+    if !status.changed.iter().any(|f| f.path == path) {
+        return Err(AppError::InvalidParams(format!(
+            "{path:?} is not among the files {} changed",
+            agent.name
+        )));
+    }
+    let dir = folder_of(deps, &agent)?;
+    Ok(deps.worktrees.file_diff(&dir, &record.base_commit, path)?)
+}
+
+/// What squashing the agent's work into its base would do (nothing is changed).
+///
+/// # Errors
+/// `NO_WORKTREE`, `BASE_NOT_A_BRANCH`, `UNKNOWN_REF`, `GIT_FAILED`, store errors.
+pub fn plan_squash(deps: &Deps, agent: &str) -> AppResult<SquashPlan> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    let root = deps.store.root();
+    let status = status_of(deps, &agent)?;
+    if let Some(problem) = status.problem {
+        return Err(AppError::NoWorktree(problem));
+    }
+    let git = &deps.worktrees;
+    if !git.branch_exists(&root, &record.base_ref)? {
+        return Err(AppError::BaseNotABranch(record.base_ref));
+    }
+    Ok(SquashPlan {
+        checkout: git.checkout_of(&root, &record.base_ref)?,
+        conflicts: git.conflicts(&root, &dir, &record.base_ref)?,
+        base_branch: record.base_ref,
+        files: status.changed,
+        commit: None,
+    })
+}
+
+/// SquashWorktree: one commit on the base branch with everything the agent's worktree holds
+/// (what its Review shows). A checkout of the base is updated by git's own fast-forward, and
+/// only when clean; nothing else is checked out anywhere.
+///
+/// # Errors
+/// `MERGE_CONFLICT`, `CHECKOUT_DIRTY`, `BASE_MOVED`, `REBASE_IN_PROGRESS`, `AGENT_RUNNING`,
+/// and those of [`plan_squash`].
+pub fn squash(deps: &Deps, agent: &str, message: Option<&str>) -> AppResult<SquashPlan> {
+    let mut plan = plan_squash(deps, agent)?;
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    ensure_stopped(deps, &agent)?;
+    if !plan.conflicts.is_empty() {
+        return Err(idea_domain::worktree::WorktreeError::Conflicts(plan.conflicts).into());
+    }
+    if plan.files.is_empty() {
+        return Err(AppError::InvalidParams(format!(
+            "{} changed nothing since {}: there is nothing to squash",
+            agent.name, record.base_ref
+        )));
+    }
+    let message = message
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map_or_else(
+            || format!("{}: work from {}", agent.name, record.branch),
+            str::to_owned,
+        );
+    let root = deps.store.root();
+    let commit = deps.worktrees.squash(
+        &root,
+        &dir,
+        &record.base_ref,
+        &message,
+        plan.checkout.as_deref(),
+    )?;
+    tracing::info!(agent = %agent.agent_id, base = %record.base_ref, %commit, "squashed");
+    save_record(
+        deps,
+        agent.agent_id,
+        Some(AgentWorktree {
+            squashed_as: Some(commit.clone()),
+            ..record
+        }),
+    )?;
+    plan.commit = Some(commit);
+    Ok(plan)
+}
+
+/// ArchiveWorktree: saves the worktree's uncommitted work under `refs/idea/wip/<slug>` and
+/// removes its folder; the branch stays, and [`restore`] brings it all back.
+///
+/// # Errors
+/// `NO_WORKTREE`, `AGENT_RUNNING`, `REBASE_IN_PROGRESS`, `GIT_FAILED`, store errors.
+pub fn archive(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    if record.archived {
+        return Err(AppError::NoWorktree(format!(
+            "{}'s worktree is archived already",
+            agent.name
+        )));
+    }
+    ensure_stopped(deps, &agent)?;
+    let root = deps.store.root();
+    if !deps.worktrees.is_worktree_of(&root, &dir) {
+        return Err(AppError::NoWorktree(format!(
+            "{} is not a worktree of this project (deleted by hand?): nothing to archive; its branch {} is kept",
+            dir.display(),
+            record.branch
+        )));
+    }
+    let saved = deps.worktrees.archive(&root, &dir, &slug(&agent))?;
+    tracing::info!(agent = %agent.agent_id, %saved, "worktree archived");
+    let agent = save_record(
+        deps,
+        agent.agent_id,
+        Some(AgentWorktree {
+            archived: true,
+            ..record
+        }),
+    )?;
+    status_of(deps, &agent)
+}
+
+/// RestoreWorktree: adds the archived worktree again on its branch, its uncommitted work back.
+///
+/// # Errors
+/// `NO_WORKTREE` (not archived), `UNKNOWN_REF` (nothing saved), `GIT_FAILED`, store errors.
+pub fn restore(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    if !record.archived {
+        return Err(AppError::NoWorktree(format!(
+            "{}'s worktree is not archived",
+            agent.name
+        )));
+    }
+    let root = deps.store.root();
+    deps.worktrees
+        .restore(&root, &dir, &record.branch, &slug(&agent))?;
+    tracing::info!(agent = %agent.agent_id, "worktree restored");
+    let agent = save_record(
+        deps,
+        agent.agent_id,
+        Some(AgentWorktree {
+            archived: false,
+            ..record
+        }),
+    )?;
+    status_of(deps, &agent)
+}

@@ -1,0 +1,300 @@
+//! The [`WorktreeHost`] port on the git command line: the functions of this module, put
+//! together the way a use case needs them.
+
+use super::{
+    Git, GitError, archive_worktree, behind_base, changed_files, copy_included, in_progress,
+    link_folders, list_worktrees, resolve_commit, restore_worktree, snapshot_tree,
+};
+use idea_domain::ports::WorktreeHost;
+use idea_domain::worktree::{ChangedFile, WorktreeError};
+use std::path::{Path, PathBuf};
+
+/// git's worktrees for agents.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GitWorktrees;
+
+impl From<GitError> for WorktreeError {
+    fn from(error: GitError) -> Self {
+        match error {
+            GitError::Missing => Self::GitMissing,
+            GitError::TooOld { found } => Self::GitTooOld { found },
+            GitError::NotARepository(path) => Self::NotARepository(path),
+            GitError::BranchTaken(branch) => Self::BranchTaken(branch),
+            GitError::UnknownRef(reference) => Self::UnknownRef(reference),
+            GitError::Moved { branch } => Self::Moved { branch },
+            GitError::Conflicts(files) => Self::Conflicts(files),
+            GitError::InProgress { what, dir } => Self::InProgress {
+                what: what.to_owned(),
+                dir,
+            },
+            other @ (GitError::Failed { .. } | GitError::TimedOut { .. }) => {
+                Self::Failed(other.to_string())
+            }
+        }
+    }
+}
+
+/// Refused while a rebase, merge, cherry-pick or revert is in progress in `git`'s tree.
+fn nothing_in_progress(git: &Git) -> Result<(), GitError> {
+    match in_progress(git)? {
+        Some(what) => Err(GitError::InProgress {
+            what,
+            dir: git.dir().to_path_buf(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Everything in the worktree now as a commit on its HEAD (not kept under any ref): what the
+/// Review shows is what a squash brings.
+fn snapshot_commit(worktree: &Git) -> Result<String, GitError> {
+    let tree = snapshot_tree(worktree)?;
+    let head = worktree.output(&["rev-parse", "--verify", "HEAD"])?;
+    worktree.output(&[
+        "-c",
+        "user.name=IdeA",
+        "-c",
+        "user.email=idea@localhost",
+        "commit-tree",
+        &tree,
+        "-p",
+        &head,
+        "-m",
+        "IdeA: the worktree as it is",
+    ])
+}
+
+/// The merged tree of `theirs` into `base_tip`, and the files that would conflict.
+fn merge_tree(repo: &Git, base_tip: &str, theirs: &str) -> Result<(String, Vec<String>), GitError> {
+    let preview = super::conflict_preview(repo, base_tip, theirs)?;
+    Ok((preview.tree, preview.conflicts))
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+impl WorktreeHost for GitWorktrees {
+    fn resolve_commit(&self, repo: &Path, reference: &str) -> Result<String, WorktreeError> {
+        Ok(resolve_commit(&Git::at(repo), reference)?)
+    }
+
+    fn current_branch(&self, repo: &Path) -> Result<Option<String>, WorktreeError> {
+        let git = Git::at(repo);
+        let ran = git.run(&["symbolic-ref", "--quiet", "--short", "HEAD"])?;
+        if ran.ok {
+            return Ok(Some(String::from_utf8_lossy(&ran.stdout).trim().to_owned()));
+        }
+        // Detached, or no repository at all (which this says).
+        git.output(&["rev-parse", "--git-dir"])?;
+        Ok(None)
+    }
+
+    fn branch_exists(&self, repo: &Path, branch: &str) -> Result<bool, WorktreeError> {
+        let full = format!("refs/heads/{branch}");
+        Ok(Git::at(repo)
+            .run(&["rev-parse", "--verify", "--quiet", &full])?
+            .ok)
+    }
+
+    fn add(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        branch: &str,
+        base_commit: &str,
+        links: &[String],
+    ) -> Result<(), WorktreeError> {
+        let main = Git::at(repo);
+        if let Some(parent) = dir.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                WorktreeError::Failed(format!("cannot make {}: {e}", parent.display()))
+            })?;
+        }
+        super::add_worktree(&main, dir, branch, base_commit)?;
+        let set_up = copy_included(&main, dir).and_then(|_| link_folders(repo, dir, links));
+        if let Err(e) = set_up {
+            // A half set-up worktree is no use: take it back (it holds nothing of anyone's),
+            // with its branch, which nothing else has.
+            let path = dir.to_string_lossy();
+            let _ = main.run(&["worktree", "remove", "--force", "--", path.as_ref()]);
+            let _ = main.run(&["branch", "-D", "--", branch]);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    fn is_worktree_of(&self, repo: &Path, dir: &Path) -> bool {
+        list_worktrees(&Git::at(repo))
+            .map(|all| all.iter().skip(1).any(|w| same_dir(&w.path, dir)))
+            .unwrap_or(false)
+    }
+
+    fn changed_files(
+        &self,
+        dir: &Path,
+        base_commit: &str,
+    ) -> Result<Vec<ChangedFile>, WorktreeError> {
+        Ok(changed_files(&Git::at(dir), base_commit)?
+            .into_iter()
+            .map(|change| ChangedFile {
+                path: change.path,
+                status: change.status.to_string(),
+                added: change.lines.map(|(added, _)| added),
+                removed: change.lines.map(|(_, removed)| removed),
+            })
+            .collect())
+    }
+
+    fn file_diff(
+        &self,
+        dir: &Path,
+        base_commit: &str,
+        path: &str,
+    ) -> Result<String, WorktreeError> {
+        let git = Git::at(dir);
+        let base = resolve_commit(&git, base_commit)?;
+        let fork = git.output(&["merge-base", &base, "HEAD"])?;
+        let tree = snapshot_tree(&git)?;
+        Ok(git.output(&[
+            "diff-tree",
+            "-p",
+            "--no-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-color",
+            &fork,
+            &tree,
+            "--",
+            path,
+        ])?)
+    }
+
+    fn behind_base(&self, dir: &Path, base_ref: &str) -> Result<u64, WorktreeError> {
+        Ok(behind_base(&Git::at(dir), base_ref)?)
+    }
+
+    fn checkout_of(&self, repo: &Path, branch: &str) -> Result<Option<PathBuf>, WorktreeError> {
+        Ok(list_worktrees(&Git::at(repo))?
+            .into_iter()
+            .find(|w| w.branch.as_deref() == Some(branch))
+            .map(|w| w.path))
+    }
+
+    fn conflicts(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        base_branch: &str,
+    ) -> Result<Vec<String>, WorktreeError> {
+        let main = Git::at(repo);
+        let tip = resolve_commit(&main, base_branch)?;
+        let theirs = snapshot_commit(&Git::at(dir))?;
+        Ok(merge_tree(&main, &tip, &theirs)?.1)
+    }
+
+    fn squash(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        base_branch: &str,
+        message: &str,
+        checkout: Option<&Path>,
+    ) -> Result<String, WorktreeError> {
+        let (main, worktree) = (Git::at(repo), Git::at(dir));
+        nothing_in_progress(&worktree)?;
+        if let Some(checkout) = checkout {
+            let user = Git::at(checkout);
+            nothing_in_progress(&user)?;
+            let status = user.output(&[
+                "--no-optional-locks",
+                "status",
+                "--porcelain=v1",
+                "-z",
+                "--untracked-files=no",
+            ])?;
+            if !status.is_empty() {
+                return Err(WorktreeError::CheckoutDirty(checkout.to_path_buf()));
+            }
+        }
+        let tip = resolve_commit(&main, base_branch)?;
+        let theirs = snapshot_commit(&worktree)?;
+        let (tree, conflicts) = merge_tree(&main, &tip, &theirs)?;
+        if !conflicts.is_empty() {
+            return Err(WorktreeError::Conflicts(conflicts));
+        }
+        let commit = main.output(&["commit-tree", &tree, "-p", &tip, "-m", message])?;
+        match checkout {
+            // git's own merge moves the branch and the user's files together; it refuses
+            // rather than overwrite anything, and a branch moved meanwhile is no fast-forward.
+            Some(checkout) => {
+                let user = Git::at(checkout);
+                let ran = user.run(&["merge", "--ff-only", "--quiet", &commit])?;
+                if !ran.ok {
+                    let now = resolve_commit(&user, "HEAD")?;
+                    return Err(if now == tip {
+                        user.failed(&["merge", "--ff-only"], &ran).into()
+                    } else {
+                        WorktreeError::Moved {
+                            branch: base_branch.to_owned(),
+                        }
+                    });
+                }
+            }
+            None => {
+                let reference = format!("refs/heads/{base_branch}");
+                let ran = main.run(&[
+                    "update-ref",
+                    "-m",
+                    "idea: squash",
+                    &reference,
+                    &commit,
+                    &tip,
+                ])?;
+                if !ran.ok {
+                    return Err(WorktreeError::Moved {
+                        branch: base_branch.to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(commit)
+    }
+
+    fn archive(&self, repo: &Path, dir: &Path, slug: &str) -> Result<String, WorktreeError> {
+        nothing_in_progress(&Git::at(dir))?;
+        Ok(archive_worktree(&Git::at(repo), dir, slug)?)
+    }
+
+    fn restore(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        branch: &str,
+        slug: &str,
+    ) -> Result<(), WorktreeError> {
+        if let Some(parent) = dir.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                WorktreeError::Failed(format!("cannot make {}: {e}", parent.display()))
+            })?;
+        }
+        Ok(restore_worktree(&Git::at(repo), dir, branch, slug)?)
+    }
+
+    fn git_write_dirs(&self, dir: &Path) -> Result<Vec<PathBuf>, WorktreeError> {
+        let git = Git::at(dir);
+        let path =
+            |args: &[&str]| -> Result<PathBuf, GitError> { Ok(PathBuf::from(git.output(args)?)) };
+        let common = path(&["rev-parse", "--path-format=absolute", "--git-common-dir"])?;
+        let own = path(&["rev-parse", "--path-format=absolute", "--git-dir"])?;
+        Ok(vec![
+            common.join("objects"),
+            common.join("refs"),
+            common.join("logs"),
+            own,
+        ])
+    }
+}
