@@ -443,8 +443,9 @@ pub fn restore(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
         )));
     }
     let root = deps.store.root();
+    let links = deps.store.load_project()?.worktrees.link_folders;
     deps.worktrees
-        .restore(&root, &dir, &record.branch, &slug(&agent))?;
+        .restore(&root, &dir, &record.branch, &slug(&agent), &links)?;
     tracing::info!(agent = %agent.agent_id, "worktree restored");
     let agent = save_record(
         deps,

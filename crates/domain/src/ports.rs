@@ -473,7 +473,8 @@ pub trait WorktreeHost: Send + Sync {
     /// # Errors
     /// `InProgress`, git's own failure (nothing removed unless the work was saved).
     fn archive(&self, repo: &Path, dir: &Path, slug: &str) -> Result<String, WorktreeError>;
-    /// Adds the worktree again on `branch` and puts its saved work back.
+    /// Adds the worktree again on `branch`, puts its saved work back and sets it up again as
+    /// [`Self::add`] does (ignored files are not in the saved work).
     ///
     /// # Errors
     /// `UnknownRef` (nothing saved), git's own failure.
@@ -483,6 +484,7 @@ pub trait WorktreeHost: Send + Sync {
         dir: &Path,
         branch: &str,
         slug: &str,
+        links: &[String],
     ) -> Result<(), WorktreeError>;
     /// The folders of the main repository a commit in `dir` writes: its objects, refs and
     /// logs, and the worktree's own admin folder (`.git/worktrees/<name>`).

@@ -275,13 +275,19 @@ impl WorktreeHost for GitWorktrees {
         dir: &Path,
         branch: &str,
         slug: &str,
+        links: &[String],
     ) -> Result<(), WorktreeError> {
         if let Some(parent) = dir.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
                 WorktreeError::Failed(format!("cannot make {}: {e}", parent.display()))
             })?;
         }
-        Ok(restore_worktree(&Git::at(repo), dir, branch, slug)?)
+        let main = Git::at(repo);
+        restore_worktree(&main, dir, branch, slug)?;
+        // The ignored files were copies of the user's; they are copied again.
+        copy_included(&main, dir)?;
+        link_folders(repo, dir, links)?;
+        Ok(())
     }
 
     fn git_write_dirs(&self, dir: &Path) -> Result<Vec<PathBuf>, WorktreeError> {
