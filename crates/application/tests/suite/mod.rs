@@ -11,3 +11,4 @@ mod sandbox;
 mod sessions;
 mod shared_size;
 mod terminal_size;
+mod worktrees;

@@ -515,3 +515,57 @@ pub fn fs_world() -> (tempfile::TempDir, Deps, Arc<RecordedEvents>) {
     let deps = deps_over(store, permissions, events.clone(), Fakes::default());
     (dir, deps, events)
 }
+
+/// A real project in a git repository (one commit on `main`), over the real store and git,
+/// agents' worktrees going to a data folder of its own.
+pub struct GitWorld {
+    pub dir: tempfile::TempDir,
+    pub data: tempfile::TempDir,
+    pub deps: Deps,
+    pub terminals: Arc<FakeTerminals>,
+}
+
+pub fn git_world() -> GitWorld {
+    let (dir, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let git = |args: &[&str]| {
+        let ran = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir.path())
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(
+            ran.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["config", "user.name", "User"]);
+    git(&["config", "user.email", "user@example.com"]);
+    std::fs::write(dir.path().join("lib.rs"), "fn one() {}\n").unwrap();
+    // What `idea init` adds, committed, so the user's checkout starts clean.
+    std::fs::write(dir.path().join(".gitignore"), ".ideai/\n.env\n").unwrap();
+    let root = idea_domain::ProjectPath::new(dir.path().to_path_buf()).unwrap();
+    let store = Arc::new(idea_infrastructure::store::FsProjectStore::new(dir.path()));
+    idea_application::project::init(store.as_ref(), &SequentialIds::default(), &root).unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "first"]);
+    let permissions = Arc::new(MemoryPermissions::default());
+    let fakes = Fakes::default();
+    *fakes.sandbox.data_home.lock().unwrap() = Some(data.path().to_path_buf());
+    let terminals = fakes.terminals.clone();
+    let deps = deps_over(
+        store,
+        permissions,
+        Arc::new(RecordedEvents::default()),
+        fakes,
+    );
+    GitWorld {
+        dir,
+        data,
+        deps,
+        terminals,
+    }
+}

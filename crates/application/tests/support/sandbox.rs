@@ -14,6 +14,8 @@ pub struct FakeSandbox {
     pub made: Mutex<Vec<PathBuf>>,
     /// What `namespaces` answers.
     pub namespaces: Mutex<bool>,
+    /// `$XDG_DATA_HOME` (where agents' worktrees go), when a test sets it.
+    pub data_home: Mutex<Option<PathBuf>>,
 }
 
 impl SandboxHost for FakeSandbox {
@@ -21,6 +23,7 @@ impl SandboxHost for FakeSandbox {
         SandboxEnvironment {
             cli: CliStateEnv {
                 home: PathBuf::from("/home/u"),
+                xdg_data_home: self.data_home.lock().unwrap().clone(),
                 ..CliStateEnv::default()
             },
             tmpdir: None,
