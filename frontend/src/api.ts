@@ -125,6 +125,18 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   TURN_FAILED: ({ message: m }) => `The agent gave no answer: ${m}`,
   RESUME_NOT_FOUND: () => "No resume is scheduled for this agent any more (it was carried out or cancelled).",
   REQUEST_NOT_FOUND: () => "This request no longer exists.",
+  GIT_UNAVAILABLE: ({ message: m }) => `${capitalise(m)}. Install git 2.38 or later (idea doctor checks).`,
+  NOT_A_GIT_REPOSITORY: () => "This project is not a git repository: an agent's own branch needs one (git init).",
+  BRANCH_TAKEN: ({ message: m }) => capitalise(m),
+  UNKNOWN_REF: ({ message: m }) => `${capitalise(m)}: name a branch, a tag or a commit.`,
+  BASE_MOVED: ({ message: m }) => `${capitalise(m)} Try again.`,
+  MERGE_CONFLICT: (e) => `Merging would conflict in ${e.files.join(", ")}: nothing was changed. Rebase the agent's branch or ask it to resolve.`,
+  REBASE_IN_PROGRESS: ({ message: m }) => `${capitalise(m)}: finish or abort it first.`,
+  CHECKOUT_DIRTY: ({ message: m }) => capitalise(m),
+  GIT_FAILED: ({ message: m }) => `git failed: ${m}`,
+  NO_WORKTREE: ({ message: m }) => capitalise(m),
+  WORKTREE_EXISTS: ({ message: m }) => capitalise(m),
+  BASE_NOT_A_BRANCH: ({ message: m }) => capitalise(m),
 };
 
 function capitalise(text: string): string {

@@ -21,7 +21,7 @@ pub struct Project {
     pub resume_nudge: Option<String>,
     /// How agents' own worktrees are made (`docs/worktrees.md`).
     #[serde(default, skip_serializing_if = "WorktreeSettings::is_default")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<WorktreeSettings>", optional))]
     pub worktrees: WorktreeSettings,
 }
 
@@ -36,7 +36,7 @@ pub struct WorktreeSettings {
     pub branch_prefix: Option<String>,
     /// Folders of the project linked into each worktree instead of copied (`node_modules`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub link_folders: Vec<String>,
 }
 

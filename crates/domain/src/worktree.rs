@@ -20,6 +20,7 @@ pub struct AgentWorktree {
     pub base_commit: String,
     /// Archived: the folder is gone, its uncommitted work saved under `refs/idea/wip/<slug>`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub archived: bool,
     /// The last squash of its work into the base (that commit), so the branch may go.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,6 +2,7 @@
 import type { AgentId } from "./AgentId";
 import type { AgentName } from "./AgentName";
 import type { AgentOrigin } from "./AgentOrigin";
+import type { AgentWorktree } from "./AgentWorktree";
 import type { LimitPolicy } from "./LimitPolicy";
 import type { ProfileId } from "./ProfileId";
 import type { SkillRef } from "./SkillRef";
@@ -18,4 +19,8 @@ mdPath: string, profileId: ProfileId, origin: AgentOrigin, skills: Array<SkillRe
 /**
  * At a usage limit: wait (the default, not written), fail over, or nothing.
  */
-onLimit?: LimitPolicy, };
+onLimit?: LimitPolicy, 
+/**
+ * Its own git worktree and branch; absent: it works in the project's own tree.
+ */
+worktree?: AgentWorktree, };

@@ -11,6 +11,7 @@ import type { AttachTerminalParams } from "./AttachTerminalParams";
 import type { CellRef } from "./CellRef";
 import type { ChangeAgentProfileParams } from "./ChangeAgentProfileParams";
 import type { CreateAgentParams } from "./CreateAgentParams";
+import type { CreateWorktreeParams } from "./CreateWorktreeParams";
 import type { Handoff } from "./Handoff";
 import type { LaunchAgentParams } from "./LaunchAgentParams";
 import type { LayoutParams } from "./LayoutParams";
@@ -38,8 +39,12 @@ import type { SessionSizeParams } from "./SessionSizeParams";
 import type { SetLimitPolicyParams } from "./SetLimitPolicyParams";
 import type { SetResumeNudgeParams } from "./SetResumeNudgeParams";
 import type { SplitCellParams } from "./SplitCellParams";
+import type { SquashPlan } from "./SquashPlan";
+import type { SquashWorktreeParams } from "./SquashWorktreeParams";
 import type { SwapCellsParams } from "./SwapCellsParams";
 import type { UpdateAgentContextParams } from "./UpdateAgentContextParams";
+import type { WorktreeDiffParams } from "./WorktreeDiffParams";
+import type { WorktreeStatus } from "./WorktreeStatus";
 import type { WriteTerminalParams } from "./WriteTerminalParams";
 
 /** Every request `api.request` can send: params, result and error codes. */
@@ -85,6 +90,13 @@ export interface Methods {
   resumeNow: { params: AgentParams; result: null; errors: "RESUME_NOT_FOUND" | "AGENT_NOT_FOUND" | "AGENT_ALREADY_RUNNING" | "AGENT_BUSY" | "CELL_BUSY" | "PROFILE_NOT_FOUND" | "INVALID_PROFILE" | "LAYOUT_NOT_FOUND" | "NODE_NOT_FOUND" | "COMMAND_NOT_FOUND" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "SESSION_EXITED" | "INPUT_FULL" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   getPermissions: { params: null; result: PermissionsView; errors: never };
   savePermissions: { params: SavePermissionsParams; result: PermissionsView; errors: "CORRUPT_FILE" | "IO_ERROR" | "UNSAFE_PATH" };
+  listWorktrees: { params: null; result: Array<WorktreeStatus>; errors: "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  createWorktree: { params: CreateWorktreeParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "WORKTREE_EXISTS" | "AGENT_RUNNING" | "NOT_A_GIT_REPOSITORY" | "UNKNOWN_REF" | "BRANCH_TAKEN" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  worktreeDiff: { params: WorktreeDiffParams; result: string; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "INVALID_PARAMS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  planSquash: { params: AgentParams; result: SquashPlan; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "BASE_NOT_A_BRANCH" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  squashWorktree: { params: SquashWorktreeParams; result: SquashPlan; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "BASE_NOT_A_BRANCH" | "MERGE_CONFLICT" | "CHECKOUT_DIRTY" | "BASE_MOVED" | "REBASE_IN_PROGRESS" | "AGENT_RUNNING" | "INVALID_PARAMS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  archiveWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  restoreWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
 }
 
 /** The terminal-stream methods, handled by each transport. */
