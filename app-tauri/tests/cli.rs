@@ -292,3 +292,101 @@ fn doctor_says_what_an_installed_cli_still_needs() {
     );
     assert!(doctor(&[("ANTHROPIC_API_KEY", "sk-test")])["setup"].is_null());
 }
+
+/// `git -C dir args`, which must succeed; its output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    stdout(&out).trim().to_owned()
+}
+
+#[test]
+fn an_agent_on_its_own_branch_from_the_command_line() {
+    let s = sandbox();
+    let data = s.project.parent().unwrap().join("data");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_idea"))
+            .args(args)
+            .current_dir(&s.project)
+            .env("IDEA_USER_DIR", &s.user)
+            .env("XDG_DATA_HOME", &data)
+            .output()
+            .unwrap()
+    };
+    git(&s.project, &["init", "-q", "-b", "main"]);
+    git(&s.project, &["config", "user.name", "User"]);
+    git(&s.project, &["config", "user.email", "user@example.com"]);
+    fs::write(s.project.join("lib.rs"), "fn one() {}\n").unwrap();
+    assert!(run(&["init"]).status.success());
+    git(&s.project, &["add", "-A"]);
+    git(&s.project, &["commit", "-q", "-m", "first"]);
+    let created = run(&["agent", "create", "--name", "Ada", "--profile", "shell"]);
+    assert!(created.status.success(), "{}", stderr(&created));
+
+    let out = run(&["worktree", "create", "Ada", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let status: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(status["branch"], "idea/ada");
+    assert_eq!(status["baseRef"], "main");
+    let dir = std::path::PathBuf::from(status["path"].as_str().unwrap());
+    assert!(dir.starts_with(&data), "{}", dir.display());
+
+    fs::write(dir.join("lib.rs"), "fn one() {}\nfn two() {}\n").unwrap();
+    let out = run(&["worktree", "diff", "Ada"]);
+    assert!(stdout(&out).contains("M +1 -0"), "{}", stdout(&out));
+    let out = run(&["worktree", "diff", "Ada", "lib.rs"]);
+    assert!(stdout(&out).contains("+fn two() {}"), "{}", stdout(&out));
+
+    // Without --yes: the plan only.
+    let before = git(&s.project, &["rev-parse", "main"]);
+    let out = run(&["worktree", "merge", "Ada"]);
+    assert!(
+        stdout(&out).contains("Would squash 1 file(s) into main"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(git(&s.project, &["rev-parse", "main"]), before);
+    let out = run(&["worktree", "merge", "Ada", "--yes", "-m", "two", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        git(&s.project, &["rev-parse", "main"]),
+        plan["commit"].as_str().unwrap()
+    );
+    assert_eq!(
+        fs::read_to_string(s.project.join("lib.rs")).unwrap(),
+        "fn one() {}\nfn two() {}\n"
+    );
+
+    fs::write(dir.join("later.txt"), "not committed\n").unwrap();
+    assert!(run(&["worktree", "archive", "Ada"]).status.success());
+    assert!(!dir.exists());
+    let out = run(&["worktree", "list"]);
+    assert!(stdout(&out).contains("Ada (archived)"), "{}", stdout(&out));
+    assert!(run(&["worktree", "restore", "Ada"]).status.success());
+    assert_eq!(
+        fs::read_to_string(dir.join("later.txt")).unwrap(),
+        "not committed\n"
+    );
+
+    // An agent without a worktree, an unknown one: one line each, exit 2.
+    assert!(
+        run(&["agent", "create", "--name", "Bob", "--profile", "shell"])
+            .status
+            .success()
+    );
+    let out = run(&["worktree", "diff", "Bob"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("Bob works in the project's tree"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["worktree", "create", "Nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+}
