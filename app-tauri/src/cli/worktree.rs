@@ -107,11 +107,12 @@ pub fn run(command: WorktreeCommand) -> Result<(), Failure> {
             let open = open_project(&project)?;
             if let Some(file) = file {
                 let diff = worktrees::diff(&open.deps, &agent, &file)?;
-                return if json {
-                    print_json(&diff)
-                } else {
-                    Ok(print!("{diff}"))
-                };
+                if json {
+                    return print_json(&diff);
+                }
+                // git's diff without its last newline (trimmed): give it back.
+                println!("{diff}");
+                return Ok(());
             }
             let status = worktrees::status(&open.deps, &agent)?;
             if json {
