@@ -45,29 +45,10 @@ fn nothing_in_progress(git: &Git) -> Result<(), GitError> {
     }
 }
 
-/// Everything in the worktree now as a commit on its HEAD (not kept under any ref): what the
-/// Review shows is what a squash brings.
+/// Everything in the worktree now, as a commit: what the Review shows is what a squash
+/// brings.
 fn snapshot_commit(worktree: &Git) -> Result<String, GitError> {
-    let tree = snapshot_tree(worktree)?;
-    let head = worktree.output(&["rev-parse", "--verify", "HEAD"])?;
-    worktree.output(&[
-        "-c",
-        "user.name=IdeA",
-        "-c",
-        "user.email=idea@localhost",
-        "commit-tree",
-        &tree,
-        "-p",
-        &head,
-        "-m",
-        "IdeA: the worktree as it is",
-    ])
-}
-
-/// The merged tree of `theirs` into `base_tip`, and the files that would conflict.
-fn merge_tree(repo: &Git, base_tip: &str, theirs: &str) -> Result<(String, Vec<String>), GitError> {
-    let preview = super::conflict_preview(repo, base_tip, theirs)?;
-    Ok((preview.tree, preview.conflicts))
+    super::snapshot::snapshot_commit(worktree, "IdeA: the worktree as it is")
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -193,7 +174,7 @@ impl WorktreeHost for GitWorktrees {
         let main = Git::at(repo);
         let tip = resolve_commit(&main, base_branch)?;
         let theirs = snapshot_commit(&Git::at(dir))?;
-        Ok(merge_tree(&main, &tip, &theirs)?.1)
+        Ok(super::conflict_preview(&main, &tip, &theirs)?.conflicts)
     }
 
     fn squash(
@@ -222,11 +203,7 @@ impl WorktreeHost for GitWorktrees {
         }
         let tip = resolve_commit(&main, base_branch)?;
         let theirs = snapshot_commit(&worktree)?;
-        let (tree, conflicts) = merge_tree(&main, &tip, &theirs)?;
-        if !conflicts.is_empty() {
-            return Err(WorktreeError::Conflicts(conflicts));
-        }
-        let commit = main.output(&["commit-tree", &tree, "-p", &tip, "-m", message])?;
+        let commit = super::merge::squash_commit(&main, &tip, &theirs, message)?;
         match checkout {
             // git's own merge moves the branch and the user's files together; it refuses
             // rather than overwrite anything, and a branch moved meanwhile is no fast-forward.
@@ -244,22 +221,7 @@ impl WorktreeHost for GitWorktrees {
                     });
                 }
             }
-            None => {
-                let reference = format!("refs/heads/{base_branch}");
-                let ran = main.run(&[
-                    "update-ref",
-                    "-m",
-                    "idea: squash",
-                    &reference,
-                    &commit,
-                    &tip,
-                ])?;
-                if !ran.ok {
-                    return Err(WorktreeError::Moved {
-                        branch: base_branch.to_owned(),
-                    });
-                }
-            }
+            None => super::merge::move_branch(&main, base_branch, &commit, &tip)?,
         }
         Ok(commit)
     }

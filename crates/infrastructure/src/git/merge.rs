@@ -62,24 +62,39 @@ pub fn squash_onto(
     message: &str,
 ) -> Result<String, GitError> {
     let tip = super::resolve_commit(repo, base)?;
-    let preview = conflict_preview(repo, &tip, branch)?;
+    let commit = squash_commit(repo, &tip, branch, message)?;
+    move_branch(repo, base, &commit, &tip)?;
+    Ok(commit)
+}
+
+/// The commit on `tip` whose tree is `theirs` merged into it; no ref moves.
+///
+/// # Errors
+/// `Conflicts`, `UnknownRef`, git's own failure.
+pub(super) fn squash_commit(
+    repo: &Git,
+    tip: &str,
+    theirs: &str,
+    message: &str,
+) -> Result<String, GitError> {
+    let preview = conflict_preview(repo, tip, theirs)?;
     if !preview.conflicts.is_empty() {
         return Err(GitError::Conflicts(preview.conflicts));
     }
-    let commit = repo.output(&["commit-tree", &preview.tree, "-p", &tip, "-m", message])?;
+    repo.output(&["commit-tree", &preview.tree, "-p", tip, "-m", message])
+}
+
+/// Moves the branch `base` from `old` to `new`, only if it is still at `old`.
+///
+/// # Errors
+/// `Moved`, git's own failure.
+pub(super) fn move_branch(repo: &Git, base: &str, new: &str, old: &str) -> Result<(), GitError> {
     let reference = format!("refs/heads/{base}");
-    let ran = repo.run(&[
-        "update-ref",
-        "-m",
-        "idea: squash",
-        &reference,
-        &commit,
-        &tip,
-    ])?;
+    let ran = repo.run(&["update-ref", "-m", "idea: squash", &reference, new, old])?;
     if !ran.ok {
         return Err(GitError::Moved {
             branch: base.to_owned(),
         });
     }
-    Ok(commit)
+    Ok(())
 }

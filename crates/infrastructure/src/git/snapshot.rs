@@ -25,16 +25,14 @@ pub fn snapshot_tree(worktree: &Git) -> Result<String, GitError> {
     temporary.output(&["write-tree"])
 }
 
-/// Saves the worktree's uncommitted work, untracked files included, as a commit on top of
-/// its HEAD under `reference` (e.g. `refs/idea/wip/<agent>`); returns the commit. Nothing in
-/// the worktree, its index or its branch changes.
+/// Everything in the worktree now as a commit on its HEAD with `message`, under no ref.
 ///
 /// # Errors
 /// git's own failure.
-pub fn save_work_in_progress(worktree: &Git, reference: &str) -> Result<String, GitError> {
+pub(super) fn snapshot_commit(worktree: &Git, message: &str) -> Result<String, GitError> {
     let tree = snapshot_tree(worktree)?;
     let head = worktree.output(&["rev-parse", "--verify", "HEAD"])?;
-    let commit = worktree.output(&[
+    worktree.output(&[
         "-c",
         "user.name=IdeA",
         "-c",
@@ -44,8 +42,21 @@ pub fn save_work_in_progress(worktree: &Git, reference: &str) -> Result<String, 
         "-p",
         &head,
         "-m",
+        message,
+    ])
+}
+
+/// Saves the worktree's uncommitted work, untracked files included, as a commit on top of
+/// its HEAD under `reference` (e.g. `refs/idea/wip/<agent>`); returns the commit. Nothing in
+/// the worktree, its index or its branch changes.
+///
+/// # Errors
+/// git's own failure.
+pub fn save_work_in_progress(worktree: &Git, reference: &str) -> Result<String, GitError> {
+    let commit = snapshot_commit(
+        worktree,
         "IdeA: uncommitted work saved before the worktree was removed",
-    ])?;
+    )?;
     worktree.output(&[
         "update-ref",
         "-m",
