@@ -13,12 +13,14 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const TOOLS: [&str; 5] = [
+const TOOLS: [&str; 7] = [
     "idea_ask_agent",
     "idea_list_agents",
     "idea_list_profiles",
     "idea_read_agent_persona",
     "idea_spawn_agent",
+    "idea_worktree_diff",
+    "idea_worktree_status",
 ];
 
 fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
@@ -295,5 +297,94 @@ async fn a_cancelled_ask_cancels_the_request_and_kills_the_turn() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    client.cancel().await.unwrap();
+}
+
+/// `git -C dir args`, which must succeed.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_reads_another_agents_branch() {
+    let rig = Rig::new();
+    git(&rig.project, &["init", "-q", "-b", "main"]);
+    git(&rig.project, &["config", "user.name", "User"]);
+    git(&rig.project, &["config", "user.email", "user@example.com"]);
+    std::fs::write(rig.project.join("lib.rs"), "fn one() {}\n").unwrap();
+    git(&rig.project, &["add", "-A"]);
+    git(&rig.project, &["commit", "-q", "-m", "first"]);
+    let rig = rig.serve();
+    rig.create_agent("Ada");
+    rig.create_agent("Reviewer");
+    let client = rig.client("Reviewer").await;
+
+    let none = client
+        .call_tool(call("idea_worktree_status", Value::Null))
+        .await
+        .unwrap();
+    assert!(
+        text(&none).contains("No agent of this project works on its own branch"),
+        "{none:?}"
+    );
+
+    let created = support::serve::idea(&rig.user)
+        .args(["worktree", "create", "Ada", "--json", "--project"])
+        .arg(&rig.project)
+        .output()
+        .unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let status: Value = serde_json::from_slice(&created.stdout).unwrap();
+    let dir = std::path::PathBuf::from(status["path"].as_str().unwrap());
+    assert!(dir.starts_with(rig.user.join("data")), "{}", dir.display());
+    std::fs::write(dir.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+
+    let listed = client
+        .call_tool(call("idea_worktree_status", Value::Null))
+        .await
+        .unwrap();
+    assert_ne!(listed.is_error, Some(true), "{listed:?}");
+    let worktrees = listed.structured_content.clone().unwrap()["worktrees"].clone();
+    assert_eq!(worktrees[0]["agentName"], "Ada", "{worktrees}");
+    assert_eq!(worktrees[0]["changed"][0]["path"], "lib.rs", "{worktrees}");
+
+    let diff = client
+        .call_tool(call(
+            "idea_worktree_diff",
+            json!({"agent": "ada", "path": "lib.rs"}),
+        ))
+        .await
+        .unwrap();
+    assert!(text(&diff).contains("+fn ada() {}"), "{diff:?}");
+    let files = client
+        .call_tool(call("idea_worktree_diff", json!({"agent": "Ada"})))
+        .await
+        .unwrap();
+    assert_eq!(
+        files.structured_content.clone().unwrap()["changed"][0]["added"],
+        1
+    );
+    // Not a branch of its own, and a path it did not change: readable refusals.
+    let own = client
+        .call_tool(call("idea_worktree_diff", json!({"agent": "Reviewer"})))
+        .await
+        .unwrap();
+    assert_eq!(own.is_error, Some(true));
+    assert!(text(&own).contains("NO_WORKTREE"), "{own:?}");
+    let outside = client
+        .call_tool(call(
+            "idea_worktree_diff",
+            json!({"agent": "Ada", "path": "../secret"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(outside.is_error, Some(true));
+    assert!(text(&outside).contains("INVALID_PARAMS"), "{outside:?}");
     client.cancel().await.unwrap();
 }

@@ -84,6 +84,8 @@ impl Rig {
     pub fn serve(mut self) -> Self {
         let mut command = serve::command(&self.project, &self.user);
         command.args(["--token", TOKEN]).stderr(Stdio::null());
+        // Agents' worktrees go to the rig's own data folder, never the user's.
+        command.env("XDG_DATA_HOME", self.user.join("data"));
         let mut child = command.spawn().unwrap();
         let line = serve::announcement(&mut child, DEADLINE);
         self.port =

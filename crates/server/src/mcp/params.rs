@@ -57,3 +57,17 @@ pub struct AgentParams {
     #[schemars(description = "The agent: its name (any case) or its id.")]
     pub agent: String,
 }
+
+/// `idea_worktree_diff`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WorktreeDiffParams {
+    #[schemars(description = "The agent whose branch to read: its name (any case) or its id.")]
+    pub agent: String,
+    #[schemars(
+        description = "One file it changed, as idea_worktree_status lists it; omit it for \
+        the list of changed files with their line counts."
+    )]
+    #[serde(default)]
+    pub path: Option<String>,
+}

@@ -5,7 +5,7 @@ use super::call::{
     call, call_as, decoded, failure, in_place, json, refusal, run_in_order, success,
 };
 use super::order::Admitted;
-use super::params::{AgentParams, AskAgentParams, SpawnAgentParams};
+use super::params::{AgentParams, AskAgentParams, SpawnAgentParams, WorktreeDiffParams};
 use super::{cancel, roster};
 use idea_application::{Deps, WireError};
 use idea_domain::Agent;
@@ -258,6 +258,80 @@ impl IdeaTools {
                 json(json!({ "profiles": profiles }))
             }
             Err(e) => failure(&e),
+        }
+    }
+
+    #[tool(
+        name = "idea_worktree_status",
+        description = "List the agents that work on their own git branch (worktree): branch, \
+            base, commits behind the base, the files each changed (committed or not) and the \
+            files two agents both changed. Use it before reviewing or merging another agent's \
+            work, and to avoid editing a file another agent is changing.",
+        annotations(read_only_hint = true)
+    )]
+    async fn worktree_status(&self) -> CallToolResult {
+        tracing::info!(requester = %self.requester, tool = "idea_worktree_status", "mcp: tool call");
+        match call(&self.deps, "listWorktrees", Value::Null).await {
+            Ok(Value::Array(all)) if all.is_empty() => success(
+                "No agent of this project works on its own branch: every one works in the \
+                 project's tree."
+                    .to_owned(),
+                None,
+            ),
+            Ok(all) => json(json!({ "worktrees": all })),
+            Err(e) => failure(&e),
+        }
+    }
+
+    #[tool(
+        name = "idea_worktree_diff",
+        description = "Read what an agent changed on its own branch against where it left its \
+            base: the list of changed files, or one file's unified diff. For reviewing \
+            another agent's work.",
+        annotations(read_only_hint = true)
+    )]
+    async fn worktree_diff(
+        &self,
+        Parameters(read): Parameters<WorktreeDiffParams>,
+    ) -> CallToolResult {
+        tracing::info!(
+            requester = %self.requester,
+            tool = "idea_worktree_diff",
+            target = %read.agent,
+            "mcp: tool call"
+        );
+        let agent = match self.resolve(&read.agent).await {
+            Ok(agent) => agent,
+            Err(refused) => return refused,
+        };
+        if let Some(path) = read.path {
+            let params = json!({ "agentId": agent.agent_id, "path": path });
+            return match call(&self.deps, "worktreeDiff", params).await {
+                Ok(Value::String(diff)) => success(diff, None),
+                Ok(other) => json(other),
+                Err(e) => failure(&e),
+            };
+        }
+        let all: Vec<Value> = match call_as(&self.deps, "listWorktrees", Value::Null).await {
+            Ok(all) => all,
+            Err(e) => return failure(&e),
+        };
+        match all
+            .into_iter()
+            .find(|status| status["agentId"] == json!(agent.agent_id))
+        {
+            Some(status) => json(json!({
+                "agent": agent.name,
+                "branch": status["branch"],
+                "baseRef": status["baseRef"],
+                "changed": status["changed"],
+                "problem": status["problem"],
+            })),
+            None => refusal(format!(
+                "{} works in the project's tree, not on a branch of its own (NO_WORKTREE): \
+                 there is no diff to read.",
+                agent.name
+            )),
         }
     }
 }
