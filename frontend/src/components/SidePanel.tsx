@@ -10,8 +10,9 @@ import { ErrorNotice } from "./ErrorNotice";
 import { Icon } from "./Icon";
 import { PermissionsPanel } from "./PermissionsPanel";
 import { PersonaEditor } from "./PersonaEditor";
+import { ReviewPanel } from "./ReviewPanel";
 
-type SideView = "agents" | "permissions";
+type SideView = "agents" | "permissions" | "branches";
 
 /** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
 export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: number; hidden: boolean; onClose?: () => void }) {
@@ -22,13 +23,13 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
   }, [newAgentSeq]);
 
   useCommands("side-panel", (command) => {
-    if (command === "agents" || command === "permissions") setView(command);
+    if (command === "agents" || command === "permissions" || command === "branches") setView(command);
   });
 
   return (
     <aside className="side-panel" data-testid="side-panel" hidden={hidden}>
       <div className="side-tabs" role="tablist">
-        {(["agents", "permissions"] as const).map((v) => (
+        {(["agents", "branches", "permissions"] as const).map((v) => (
           <button
             key={v}
             type="button"
@@ -38,7 +39,7 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
             data-testid={`side-tab-${v}`}
             onClick={() => setView(v)}
           >
-            {v === "agents" ? "Agents" : "Permissions"}
+            {v === "agents" ? "Agents" : v === "branches" ? "Branches" : "Permissions"}
           </button>
         ))}
         {/* A sheet (on a phone) covers the top bar's toggle: it closes itself. */}
@@ -51,6 +52,7 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
       {/* The agents stay mounted: an unsaved persona survives a look at the permissions. */}
       <AgentsPanel newAgentSeq={newAgentSeq} hidden={view !== "agents"} />
       {view === "permissions" && <PermissionsPanel />}
+      {view === "branches" && <ReviewPanel />}
     </aside>
   );
 }

@@ -127,7 +127,7 @@ export function Workspace() {
     if (last && findLeaf(active.tree, last)) requestFocus(last);
   }, [active, sessions.loaded, requestFocus]);
 
-  const showSideView = (view: "agents" | "permissions") => {
+  const showSideView = (view: "agents" | "permissions" | "branches") => {
     panels.open("side");
     sendCommand("side-panel", view);
   };
@@ -185,6 +185,7 @@ export function Workspace() {
             toggleSidePanel: () => panels.toggle("side"),
             showPermissions: () => showSideView("permissions"),
             showAgents: () => showSideView("agents"),
+            showBranches: () => showSideView("branches"),
             showShortcuts: () => sendCommand("shortcuts", "open"),
           }}
         />

@@ -1,0 +1,182 @@
+import { useCallback, useEffect, useState } from "react";
+import { request } from "../api";
+import { useCoalescedRefresh } from "../hooks/useCoalescedRefresh";
+import { useDomainEvent } from "../hooks/useDomainEvent";
+import { useConfirm } from "../state/confirm";
+import { useWorkspace } from "../state/workspace";
+import type { Agent } from "../types";
+import type { WorktreeStatus } from "../generated/WorktreeStatus";
+import { ErrorNotice } from "./ErrorNotice";
+import { FileReview } from "./FileReview";
+
+/** Agents on their own branches (docs/worktrees.md): give an agent a worktree, read what it
+ * changed, comment lines and send the comments to it, squash its work into the base, archive
+ * and restore. */
+export function ReviewPanel() {
+  const { data } = useWorkspace();
+  const confirm = useConfirm();
+  const [worktrees, setWorktrees] = useState<WorktreeStatus[]>([]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [file, setFile] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refresh = useCoalescedRefresh(async () => {
+    try {
+      setWorktrees(await request("listWorktrees"));
+    } catch (e) {
+      setError(e);
+    }
+  });
+  useEffect(() => refresh(), [refresh]);
+  useDomainEvent((event) => {
+    if (event.type === "worktreeChanged" || event.type === "agentDeleted") refresh();
+  });
+
+  const act = useCallback(
+    async (run: () => Promise<unknown>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await run();
+      } catch (e) {
+        setError(e);
+      } finally {
+        setBusy(false);
+        refresh();
+      }
+    },
+    [refresh],
+  );
+
+  const squash = (status: WorktreeStatus) =>
+    act(async () => {
+      const plan = await request("planSquash", { agentId: status.agentId });
+      const where = plan.checkout
+        ? `${plan.baseBranch} is checked out in ${plan.checkout}: git fast-forwards it (it must have no uncommitted changes).`
+        : `${plan.baseBranch} is not checked out anywhere: only the branch moves.`;
+      if (plan.conflicts.length > 0) {
+        throw { code: "MERGE_CONFLICT", files: plan.conflicts, message: `merging would conflict in ${plan.conflicts.join(", ")}` };
+      }
+      const ok = await confirm({
+        title: `Squash ${status.agentName}'s work into ${plan.baseBranch}?`,
+        message: `One commit with ${plan.files.length} file(s): ${plan.files.map((f) => f.path).join(", ")}. ${where}`,
+        confirmLabel: "Squash",
+      });
+      if (ok) await request("squashWorktree", { agentId: status.agentId });
+    });
+
+  const archive = (status: WorktreeStatus) =>
+    act(async () => {
+      const ok = await confirm({
+        title: `Archive ${status.agentName}'s worktree?`,
+        message: `Its uncommitted work is saved under refs/idea/wip and its folder removed; the branch ${status.branch} stays. Restore brings it all back.`,
+        confirmLabel: "Archive",
+      });
+      if (ok) await request("archiveWorktree", { agentId: status.agentId });
+    });
+
+  const current = worktrees.find((w) => w.agentId === selected) ?? null;
+  const withoutBranch = data.agents.filter((a) => !worktrees.some((w) => w.agentId === a.agentId));
+
+  return (
+    <div className="review-panel" data-testid="review-panel">
+      <div className="review-head">
+        <h2>Branches</h2>
+        <button type="button" onClick={refresh} data-testid="review-refresh">
+          Refresh
+        </button>
+      </div>
+      {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {worktrees.length === 0 && <p className="hint">No agent works on its own branch yet: every one edits the project's own tree.</p>}
+      <ul className="review-list">
+        {worktrees.map((w) => (
+          <li key={w.agentId} className={`review-item${w.agentId === selected ? " selected" : ""}`} data-testid="review-item" data-agent={w.agentName}>
+            <button type="button" className="review-select" onClick={() => { setSelected(w.agentId); setFile(null); }}>
+              <strong>{w.agentName}</strong> <code>{w.branch}</code> from <code>{w.baseRef}</code>
+              {w.archived ? " · archived" : ` · ${w.changed.length} file(s)`}
+              {w.behindBase ? ` · ${w.behindBase} behind base` : ""}
+            </button>
+            {w.overlaps.length > 0 && (
+              <p className="review-overlap" data-testid="review-overlap">
+                Also changed by {w.overlaps.map((o) => `${o.with.join(", ")} (${o.path})`).join("; ")}
+              </p>
+            )}
+            {w.problem && <p className="review-problem">{w.problem}</p>}
+          </li>
+        ))}
+      </ul>
+      {current && (
+        <section className="review-detail" data-testid="review-detail">
+          <div className="review-actions">
+            {current.archived ? (
+              <button type="button" disabled={busy} onClick={() => act(() => request("restoreWorktree", { agentId: current.agentId }))}>
+                Restore
+              </button>
+            ) : (
+              <>
+                <button type="button" disabled={busy || current.changed.length === 0} onClick={() => squash(current)} data-testid="review-squash">
+                  Squash into {current.baseRef}
+                </button>
+                <button type="button" disabled={busy} onClick={() => archive(current)}>
+                  Archive
+                </button>
+              </>
+            )}
+          </div>
+          <ul className="review-files">
+            {current.changed.map((f) => (
+              <li key={f.path}>
+                <button type="button" className={f.path === file ? "active" : ""} onClick={() => setFile(f.path)} data-testid="review-file">
+                  <span className={`review-status s-${f.status}`}>{f.status}</span> {f.path}{" "}
+                  <span className="review-lines">{f.added === undefined ? "binary" : `+${f.added} −${f.removed}`}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {file && (
+            <FileReview key={`${current.agentId}:${file}`} agent={data.agentsById.get(current.agentId)} path={file} binary={current.changed.find((f) => f.path === file)?.added === undefined} />
+          )}
+        </section>
+      )}
+      {withoutBranch.length > 0 && <NewBranch agents={withoutBranch} busy={busy} onCreate={(agentId, base) => act(() => request("createWorktree", { agentId, base: base || undefined }))} />}
+    </div>
+  );
+}
+
+/** Gives an agent its own branch, from the current branch or a ref the user names. */
+function NewBranch({ agents, busy, onCreate }: { agents: Agent[]; busy: boolean; onCreate: (agentId: string, base: string) => void }) {
+  const [agentId, setAgentId] = useState(agents[0]?.agentId ?? "");
+  const [base, setBase] = useState("");
+  const chosen = agents.some((a) => a.agentId === agentId) ? agentId : (agents[0]?.agentId ?? "");
+  return (
+    <form
+      className="review-new"
+      data-testid="review-new"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (chosen) onCreate(chosen, base.trim());
+      }}
+    >
+      <h3>Work on its own branch</h3>
+      <label>
+        Agent
+        <select value={chosen} onChange={(e) => setAgentId(e.target.value)}>
+          {agents.map((a) => (
+            <option key={a.agentId} value={a.agentId}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Base
+        <input value={base} onChange={(e) => setBase(e.target.value)} placeholder="the current branch" />
+      </label>
+      <button type="submit" disabled={busy || !chosen}>
+        Create its worktree
+      </button>
+      <p className="hint">Stop the agent first: its next launch works in the new worktree, outside the project's folder.</p>
+    </form>
+  );
+}
