@@ -4,7 +4,7 @@ use super::{Failure, print_json};
 use crate::compose::{OPENER, open_project};
 use clap::Subcommand;
 use idea_application::{agents, worktrees};
-use idea_domain::worktree::{SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
 use idea_server::owner::client;
 use std::path::{Path, PathBuf};
 
@@ -47,6 +47,17 @@ pub enum WorktreeCommand {
         /// Do it (without: only the plan and its conflicts).
         #[arg(long)]
         yes: bool,
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rebase the agent's branch onto its base's tip, inside its worktree (--abort: abandon
+    /// the rebase in progress). On conflicts it stops and lists the files.
+    Rebase {
+        agent: String,
+        #[arg(long)]
+        abort: bool,
         #[arg(long, default_value = ".")]
         project: PathBuf,
         #[arg(long)]
@@ -144,6 +155,32 @@ pub fn run(command: WorktreeCommand) -> Result<(), Failure> {
                 return print_json(&plan);
             }
             print_plan(&plan, yes);
+            Ok(())
+        }
+        WorktreeCommand::Rebase {
+            agent,
+            abort,
+            project,
+            json,
+        } => {
+            let params = serde_json::json!({ "agentId": agent_id(&project, &agent)? });
+            if abort {
+                let status: WorktreeStatus = call(&project, "abortRebase", params)?;
+                return show(&status, json, "Rebase abandoned");
+            }
+            let outcome: RebaseOutcome = call(&project, "rebaseWorktree", params)?;
+            if json {
+                return print_json(&outcome);
+            }
+            if outcome.conflicts.is_empty() {
+                return show(&outcome.status, false, "Rebased");
+            }
+            println!(
+                "The rebase stopped on conflicts in: {}\nIt is still in progress in {}: fix the files there and `git rebase --continue`, abandon it (idea worktree rebase {agent} --abort), or ask the agent:\n\n{}",
+                outcome.conflicts.join(", "),
+                outcome.status.path.display(),
+                outcome.resolve_request.unwrap_or_default()
+            );
             Ok(())
         }
         WorktreeCommand::Archive {

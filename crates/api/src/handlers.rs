@@ -17,7 +17,7 @@ use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::permissions::RuleChange;
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
-use idea_domain::worktree::{SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 use std::time::Duration;
 
@@ -301,4 +301,12 @@ pub(crate) fn archive_worktree(deps: &Deps, p: AgentParams) -> AppResult<Worktre
 
 pub(crate) fn restore_worktree(deps: &Deps, p: AgentParams) -> AppResult<WorktreeStatus> {
     worktrees::restore(deps, &p.agent_id.to_string())
+}
+
+pub(crate) fn rebase_worktree(deps: &Deps, p: AgentParams) -> AppResult<RebaseOutcome> {
+    worktrees::rebase(deps, &p.agent_id.to_string())
+}
+
+pub(crate) fn abort_rebase(deps: &Deps, p: AgentParams) -> AppResult<WorktreeStatus> {
+    worktrees::abort_rebase(deps, &p.agent_id.to_string())
 }

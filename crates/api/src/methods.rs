@@ -14,7 +14,7 @@ use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
-use idea_domain::worktree::{SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 
 methods! {
@@ -195,6 +195,15 @@ methods! {
     ArchiveWorktree = "archiveWorktree" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, AgentRunning, RebaseInProgress, GitUnavailable,
                 GitFailed, CorruptFile, IoError] => h::archive_worktree;
+    /// Rebases an agent's branch onto its base's tip inside its worktree; on conflicts the
+    /// rebase stays in progress and the answer lists the files (and what to ask the agent).
+    RebaseWorktree = "rebaseWorktree" Writes (AgentParams) -> RebaseOutcome,
+        errors [AgentNotFound, NoWorktree, AgentRunning, RebaseInProgress, UnknownRef,
+                GitUnavailable, GitFailed, CorruptFile, IoError] => h::rebase_worktree;
+    /// Abandons the rebase in progress in an agent's worktree.
+    AbortRebase = "abortRebase" Writes (AgentParams) -> WorktreeStatus,
+        errors [AgentNotFound, NoWorktree, GitUnavailable, GitFailed, CorruptFile, IoError]
+        => h::abort_rebase;
     /// Brings an archived worktree back on its branch, with its uncommitted work.
     RestoreWorktree = "restoreWorktree" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, UnknownRef, GitUnavailable, GitFailed, CorruptFile,

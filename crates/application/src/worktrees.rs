@@ -9,8 +9,8 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::worktree::{
-    AgentWorktree, DEFAULT_BRANCH_PREFIX, Overlap, SquashPlan, WorktreeStatus, branch_name,
-    overlaps, worktree_dir,
+    AgentWorktree, DEFAULT_BRANCH_PREFIX, Overlap, RebaseOutcome, SquashPlan, WorktreeStatus,
+    branch_name, overlaps, worktree_dir,
 };
 use idea_domain::{Agent, AgentId};
 use std::path::{Path, PathBuf};
@@ -455,5 +455,58 @@ pub fn restore(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
             ..record
         }),
     )?;
+    status_of(deps, &agent)
+}
+
+/// RebaseWorktree: rebases the agent's branch onto its base's tip, inside its worktree. Done,
+/// the recorded base commit becomes that tip (so the Review shows only the agent's work); on
+/// conflicts the rebase stays in progress and the files are listed.
+///
+/// # Errors
+/// `NO_WORKTREE`, `AGENT_RUNNING`, `REBASE_IN_PROGRESS`, `UNKNOWN_REF`, `GIT_FAILED`, store
+/// errors.
+pub fn rebase(deps: &Deps, agent: &str) -> AppResult<RebaseOutcome> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    ensure_stopped(deps, &agent)?;
+    let root = deps.store.root();
+    agent_root(deps, &agent)?;
+    let tip = deps.worktrees.resolve_commit(&root, &record.base_ref)?;
+    let conflicts = deps.worktrees.rebase(&dir, &record.base_ref)?;
+    tracing::info!(agent = %agent.agent_id, base = %record.base_ref, conflicts = conflicts.len(), "rebased");
+    let agent = if conflicts.is_empty() {
+        save_record(
+            deps,
+            agent.agent_id,
+            Some(AgentWorktree {
+                base_commit: tip,
+                ..record
+            }),
+        )?
+    } else {
+        agent
+    };
+    let base_ref = agent
+        .worktree
+        .as_ref()
+        .map_or_else(String::new, |r| r.base_ref.clone());
+    Ok(RebaseOutcome {
+        resolve_request: (!conflicts.is_empty())
+            .then(|| idea_domain::worktree::resolve_request(&base_ref, &conflicts)),
+        conflicts,
+        status: status_of(deps, &agent)?,
+    })
+}
+
+/// AbortRebase: the agent's branch and worktree as they were before the rebase.
+///
+/// # Errors
+/// `NO_WORKTREE`, `GIT_FAILED` (none in progress), store errors.
+pub fn abort_rebase(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
+    let (agent, _, dir) = with_worktree(deps, agent)?;
+    agent_root(deps, &agent)?;
+    deps.worktrees.abort_rebase(&dir)?;
+    deps.publish(idea_domain::DomainEvent::WorktreeChanged {
+        agent_id: agent.agent_id,
+    });
     status_of(deps, &agent)
 }

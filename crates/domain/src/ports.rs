@@ -486,6 +486,18 @@ pub trait WorktreeHost: Send + Sync {
         slug: &str,
         links: &[String],
     ) -> Result<(), WorktreeError>;
+    /// Rebases the worktree's branch onto `base_ref`, its uncommitted work set aside and put
+    /// back. Returns the files that conflict (the rebase then stays in progress); empty when
+    /// done.
+    ///
+    /// # Errors
+    /// `InProgress`, `UnknownRef`, git's own failure.
+    fn rebase(&self, dir: &Path, base_ref: &str) -> Result<Vec<String>, WorktreeError>;
+    /// Abandons the rebase in progress in `dir`.
+    ///
+    /// # Errors
+    /// git's own failure (none in progress).
+    fn abort_rebase(&self, dir: &Path) -> Result<(), WorktreeError>;
     /// The folders of the main repository a commit in `dir` writes: its objects, refs and
     /// logs, and the worktree's own admin folder (`.git/worktrees/<name>`).
     ///

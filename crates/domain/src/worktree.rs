@@ -94,6 +94,31 @@ pub struct SquashPlan {
     pub commit: Option<String>,
 }
 
+/// How a rebase of an agent's branch onto its base ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct RebaseOutcome {
+    /// The files that conflict: the rebase is in progress in the worktree (abort it, fix them
+    /// there, or ask the agent to). Empty: the branch sits on the base's tip.
+    pub conflicts: Vec<String>,
+    /// With conflicts: what to ask the agent so that it resolves them ([`resolve_request`]).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub resolve_request: Option<String>,
+    pub status: WorktreeStatus,
+}
+
+/// What an agent is asked to do about a rebase that stopped on `files`.
+pub fn resolve_request(base_ref: &str, files: &[String]) -> String {
+    let list: Vec<String> = files.iter().map(|f| format!("- {f}")).collect();
+    format!(
+        "Rebasing your branch onto {base_ref} stopped on conflicts in these files:\n{}\n\n\
+         Resolve each conflict in your worktree (keep both sides' intent), `git add` the files, \
+         then run `git rebase --continue` until the rebase is done, and say what you decided.",
+        list.join("\n")
+    )
+}
+
 /// What went wrong in git's hands.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorktreeError {

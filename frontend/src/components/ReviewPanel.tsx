@@ -20,6 +20,7 @@ export function ReviewPanel() {
   const [file, setFile] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [stopped, setStopped] = useState<{ agentId: string; files: string[]; ask: string } | null>(null);
 
   const refresh = useCoalescedRefresh(async () => {
     try {
@@ -64,6 +65,12 @@ export function ReviewPanel() {
         confirmLabel: "Squash",
       });
       if (ok) await request("squashWorktree", { agentId: status.agentId });
+    });
+
+  const rebase = (status: WorktreeStatus) =>
+    act(async () => {
+      const outcome = await request("rebaseWorktree", { agentId: status.agentId });
+      setStopped(outcome.conflicts.length > 0 ? { agentId: status.agentId, files: outcome.conflicts, ask: outcome.resolveRequest ?? "" } : null);
     });
 
   const archive = (status: WorktreeStatus) =>
@@ -118,12 +125,38 @@ export function ReviewPanel() {
                 <button type="button" disabled={busy || current.changed.length === 0} onClick={() => squash(current)} data-testid="review-squash">
                   Squash into {current.baseRef}
                 </button>
+                <button type="button" disabled={busy} onClick={() => rebase(current)} data-testid="review-rebase">
+                  Rebase onto {current.baseRef}
+                </button>
                 <button type="button" disabled={busy} onClick={() => archive(current)}>
                   Archive
                 </button>
               </>
             )}
           </div>
+          {stopped?.agentId === current.agentId && (
+            <div className="review-conflicts" data-testid="review-conflicts">
+              <p>The rebase stopped on conflicts in {stopped.files.join(", ")}; it is still in progress in {current.path}.</p>
+              <button type="button" disabled={busy} onClick={() => act(async () => { await request("abortRebase", { agentId: current.agentId }); setStopped(null); })}>
+                Abort the rebase
+              </button>
+              <button type="button" onClick={() => setStopped(null)}>
+                I'll fix it
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  act(async () => {
+                    setStopped(null);
+                    await request("askAgent", { target: current.agentId, message: stopped.ask });
+                  })
+                }
+              >
+                Ask {current.agentName} to resolve
+              </button>
+            </div>
+          )}
           <ul className="review-files">
             {current.changed.map((f) => (
               <li key={f.path}>

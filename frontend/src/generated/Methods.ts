@@ -26,6 +26,7 @@ import type { PersonaTemplate } from "./PersonaTemplate";
 import type { ProfileChanged } from "./ProfileChanged";
 import type { ProfilesAnswer } from "./ProfilesAnswer";
 import type { Project } from "./Project";
+import type { RebaseOutcome } from "./RebaseOutcome";
 import type { RenameLayoutParams } from "./RenameLayoutParams";
 import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
@@ -96,6 +97,8 @@ export interface Methods {
   planSquash: { params: AgentParams; result: SquashPlan; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "BASE_NOT_A_BRANCH" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   squashWorktree: { params: SquashWorktreeParams; result: SquashPlan; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "BASE_NOT_A_BRANCH" | "MERGE_CONFLICT" | "CHECKOUT_DIRTY" | "BASE_MOVED" | "REBASE_IN_PROGRESS" | "AGENT_RUNNING" | "INVALID_PARAMS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   archiveWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  rebaseWorktree: { params: AgentParams; result: RebaseOutcome; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  abortRebase: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   restoreWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
 }
 

@@ -329,3 +329,51 @@ fn the_sandbox_of_an_agent_in_its_worktree_writes_there_and_in_the_repositorys_o
         agents::find(&w.deps, "Ada").unwrap().agent_id.to_string()
     )));
 }
+
+#[test]
+fn a_rebase_onto_a_moved_base_stops_on_conflicts_aborts_or_moves_the_recorded_base() {
+    let w = git_world();
+    let root = w.dir.path();
+    agent(&w, "Ada");
+    agent(&w, "Bob");
+    agent(&w, "Cy");
+    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
+    let bob = worktrees::create(&w.deps, "Bob", None).unwrap().path;
+    let cy = worktrees::create(&w.deps, "Cy", None).unwrap().path;
+    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    worktrees::squash(&w.deps, "Ada", None).unwrap();
+    std::fs::write(bob.join("lib.rs"), "fn one() {}\nfn bob() {}\n").unwrap();
+    git(&bob, &["commit", "-q", "-am", "bob"]);
+    let bob_tip = git(&bob, &["rev-parse", "HEAD"]);
+
+    let stopped = worktrees::rebase(&w.deps, "Bob").unwrap();
+    assert_eq!(stopped.conflicts, ["lib.rs"]);
+    let ask = stopped.resolve_request.unwrap();
+    assert!(
+        ask.contains("- lib.rs") && ask.contains("git rebase --continue"),
+        "{ask}"
+    );
+    // While it is in progress nothing else starts there.
+    let again = worktrees::rebase(&w.deps, "Bob").unwrap_err();
+    assert_eq!(code(&again), "REBASE_IN_PROGRESS");
+    worktrees::abort_rebase(&w.deps, "Bob").unwrap();
+    assert_eq!(git(&bob, &["rev-parse", "HEAD"]), bob_tip);
+
+    // No conflict: Cy's branch now starts at main's tip, and its Review shows only its file.
+    std::fs::write(cy.join("cy.rs"), "// cy\n").unwrap();
+    git(&cy, &["add", "cy.rs"]);
+    git(&cy, &["commit", "-q", "-m", "cy"]);
+    let done = worktrees::rebase(&w.deps, "Cy").unwrap();
+    assert!(done.conflicts.is_empty() && done.resolve_request.is_none());
+    let main = git(root, &["rev-parse", "main"]);
+    assert_eq!(done.status.record.base_commit, main);
+    assert_eq!(git(&cy, &["rev-parse", "HEAD~1"]), main);
+    assert_eq!(done.status.behind_base, Some(0));
+    let files: Vec<&str> = done
+        .status
+        .changed
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(files, ["cy.rs"]);
+}

@@ -252,6 +252,17 @@ impl WorktreeHost for GitWorktrees {
         Ok(())
     }
 
+    fn rebase(&self, dir: &Path, base_ref: &str) -> Result<Vec<String>, WorktreeError> {
+        Ok(match super::rebase_onto(&Git::at(dir), base_ref)? {
+            super::Rebased::Done => Vec::new(),
+            super::Rebased::Conflicts(files) => files,
+        })
+    }
+
+    fn abort_rebase(&self, dir: &Path) -> Result<(), WorktreeError> {
+        Ok(super::abort_rebase(&Git::at(dir))?)
+    }
+
     fn git_write_dirs(&self, dir: &Path) -> Result<Vec<PathBuf>, WorktreeError> {
         let git = Git::at(dir);
         let path =
