@@ -608,3 +608,93 @@ fn codex_continues_once_after_its_usage_limit_resets() {
     assert_eq!(nudges, 1, "continued {nudges} times");
     rig.stop(&id);
 }
+
+/// An agent on its own branch (issue 21): the CLI launched in the agent's worktree (outside the
+/// project) reaches its prompt with no trust dialog for that folder, is told the worktree is
+/// its project root, works there, and resumes its conversation after a stop.
+fn works_on_its_own_branch(cli: Cli) {
+    let mut rig = Rig::start(cli);
+    let git = |args: &[&str]| {
+        let ran = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&rig.project)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(ran.status.success(), "git {args:?}: {ran:?}");
+    };
+    std::fs::write(rig.project.join("README.md"), "# proj\n").unwrap();
+    git(&["add", "README.md"]);
+    git(&[
+        "-c",
+        "user.name=User",
+        "-c",
+        "user.email=user@example.com",
+        "commit",
+        "-qm",
+        "first",
+    ]);
+    let marker = format!("BRANCHWORD-{}", cli.profile.to_uppercase());
+    let cell = rig.agent_in_first_cell("Brancher", &marker);
+    let made = rig
+        .wire
+        .call("createWorktree", json!({"agentId": cell.agent_id}));
+    let worktree = made["path"].as_str().expect("path").to_owned();
+    assert!(
+        !worktree.starts_with(rig.project.to_str().unwrap()),
+        "{made}"
+    );
+    assert!(
+        worktree.starts_with(rig.home.to_str().unwrap()),
+        "in the user's data folder: {made}"
+    );
+
+    let first = rig.launch(&cell);
+    let first_id = first["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&first_id);
+    // The convention file names the worktree as the project root.
+    rig.ask(
+        &first_id,
+        "first question on-branch-one",
+        &[&marker, &worktree],
+    );
+    rig.wait_screen(&first_id, "FAKE-MODEL-REPLY");
+    rig.stop(&first_id);
+
+    let second = rig.launch(&cell);
+    let second_id = second["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&second_id);
+    rig.ask(
+        &second_id,
+        "second question on-branch-two",
+        &["on-branch-one", "on-branch-two"],
+    );
+    rig.stop(&second_id);
+    // The user's checkout is untouched, and git knows the agent's worktree and branch.
+    let list = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&rig.project)
+        .args(["worktree", "list", "--porcelain"])
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert!(list.contains("branch refs/heads/idea/brancher"), "{list}");
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_works_on_its_own_branch() {
+    works_on_its_own_branch(CLAUDE);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_works_on_its_own_branch() {
+    works_on_its_own_branch(CODEX);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_works_on_its_own_branch() {
+    works_on_its_own_branch(GEMINI);
+}
