@@ -45,8 +45,13 @@ describe("review", () => {
     await page.locator('[data-testid="side-tab-branches"]').click();
     const item = page.locator('[data-testid="review-item"][data-agent="Ada"]');
     await item.waitFor();
-    assert.match(await item.innerText(), /idea\/ada.*main.*1 file/s);
+    // The files were written after the list was first read: the panel reads it again.
+    await waitUntil(async () => /idea\/ada.*main.*1 file/s.test(await item.innerText()), "Ada's branch with its file");
     assert.match(await item.locator('[data-testid="review-overlap"]').innerText(), /Bob \(lib\.rs\)/);
+    // The agent's cell says it works on its own branch, and that another agent changed its file.
+    const header = page.locator(`[data-testid="cell"][data-node-id="${cell.nodeId}"] [data-testid="cell-header"]`);
+    await waitUntil(async () => (await header.locator('[data-testid="cell-overlap"]').count()) === 1, "no overlap on the cell");
+    assert.match(await header.locator('[data-testid="cell-branch"]').innerText(), /idea\/ada/);
     await item.locator("button").first().click();
     await page.locator('[data-testid="review-file"]', { hasText: "lib.rs" }).click();
 

@@ -10,6 +10,8 @@ import { Icon, type IconName } from "./Icon";
 import { OverflowMenu, type MenuAction } from "./OverflowMenu";
 import { ProfileBadge } from "./ProfileBadge";
 import { SandboxBadge } from "./SandboxBadge";
+import { sendCommand } from "../state/commandBus";
+import { useWorktreeOf } from "../state/worktrees";
 
 interface Props {
   /** The cell's place in reading order (1-based), which Alt+1…9 goes to. */
@@ -59,10 +61,11 @@ interface HeaderAction extends MenuAction {
 /** A cell's title bar: who runs there, its status, and the cell's actions. */
 export function CellHeader(props: Props) {
   const { session, agent, busy, drag } = props;
+  const worktree = useWorktreeOf(agent?.agentId);
   const status = statusOf(session, busy);
   const title = occupantName(session, agent);
   const running = session?.status === "running";
-  const actions = headerActions(props, running);
+  const actions = headerActions(props, running, worktree !== undefined);
   const { header, essentials, visible, measure } = useHeaderFit(actions, props.switcher ? TOUCH_TARGET : ICON_WIDTH);
   // A running agent's state ("needs you", "working") says more than "running": the status
   // keeps only its dot then, and the state badge its whole width.
@@ -87,6 +90,15 @@ export function CellHeader(props: Props) {
         </span>
       )}
       {stateShown && <StateBadge session={session} />}
+      {worktree && worktree.overlaps.length > 0 && (
+        <span
+          className="badge badge-overlap"
+          data-testid="cell-overlap"
+          title={`Also changed by another agent: ${worktree.overlaps.map((o) => `${o.path} (${o.with.join(", ")})`).join("; ")}`}
+        >
+          overlap
+        </span>
+      )}
       {props.answering !== null && (
         <span className="badge badge-answering" data-testid="cell-answering" title={`Answering a request from ${props.answering} (see the requests panel)`}>
           answering {props.answering === "You" ? "you" : props.answering}
@@ -100,6 +112,12 @@ export function CellHeader(props: Props) {
         {session && props.processTitle && (
           <span className="cell-process-title" data-testid="cell-process-title" title={props.processTitle}>
             {props.processTitle}
+          </span>
+        )}
+        {worktree && (
+          <span className="badge badge-branch" data-testid="cell-branch" title={`Works on its own branch ${worktree.branch}, from ${worktree.baseRef}, in ${worktree.path}`}>
+            ⎇ {worktree.branch}
+            {worktree.behindBase ? ` · ${worktree.behindBase} behind` : ""}
           </span>
         )}
         {agent && <ProfileBadge profile={props.profile} profileId={agent.profileId} />}
@@ -166,7 +184,7 @@ export function CellHeader(props: Props) {
 }
 
 /** The header's actions for this cell, in the order they are shown. */
-function headerActions(props: Props, running: boolean): HeaderAction[] {
+function headerActions(props: Props, running: boolean, ownBranch: boolean): HeaderAction[] {
   const { session, busy } = props;
   const actions: HeaderAction[] = [];
   if (session && !props.picking) {
@@ -240,6 +258,17 @@ function headerActions(props: Props, running: boolean): HeaderAction[] {
       title: "Wait for the reset, move to another engine at once, or leave it to you",
       priority: 11,
       run: props.onLimitPolicy,
+    });
+  }
+  if (props.agent) {
+    const agentId = props.agent.agentId;
+    actions.push({
+      id: "cell-branch-action",
+      text: ownBranch ? "Branch…" : "Own branch…",
+      label: ownBranch ? "Review its branch…" : "Work on its own branch…",
+      title: ownBranch ? "Review, squash or archive the agent's own branch" : "Give the agent its own git worktree and branch",
+      priority: 12,
+      run: () => sendCommand("side-panel", `branches:${agentId}`),
     });
   }
   actions.push(

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { request } from "../api";
-import { useCoalescedRefresh } from "../hooks/useCoalescedRefresh";
-import { useDomainEvent } from "../hooks/useDomainEvent";
+import { useCommands } from "../state/commandBus";
 import { useConfirm } from "../state/confirm";
+import { refreshWorktrees as refresh, useWorktrees } from "../state/worktrees";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
 import type { WorktreeStatus } from "../generated/WorktreeStatus";
@@ -15,23 +15,22 @@ import { FileReview } from "./FileReview";
 export function ReviewPanel() {
   const { data } = useWorkspace();
   const confirm = useConfirm();
-  const [worktrees, setWorktrees] = useState<WorktreeStatus[]>([]);
+  const { worktrees, error: listError } = useWorktrees();
   const [selected, setSelected] = useState<string | null>(null);
   const [file, setFile] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [stopped, setStopped] = useState<{ agentId: string; files: string[]; ask: string } | null>(null);
 
-  const refresh = useCoalescedRefresh(async () => {
-    try {
-      setWorktrees(await request("listWorktrees"));
-    } catch (e) {
-      setError(e);
-    }
-  });
-  useEffect(() => refresh(), [refresh]);
-  useDomainEvent((event) => {
-    if (event.type === "worktreeChanged" || event.type === "agentDeleted") refresh();
+  const [newFor, setNewFor] = useState<string | null>(null);
+  useEffect(() => refresh(), []);
+  // "Own branch…" on a cell: that agent's worktree, or the form to give it one.
+  useCommands("side-panel", (command) => {
+    const agentId = /^branches:(.+)$/.exec(command)?.[1];
+    if (!agentId) return;
+    setSelected(agentId);
+    setNewFor(agentId);
+    setFile(null);
   });
 
   const act = useCallback(
@@ -47,7 +46,7 @@ export function ReviewPanel() {
         refresh();
       }
     },
-    [refresh],
+    [],
   );
 
   const squash = (status: WorktreeStatus) =>
@@ -95,6 +94,7 @@ export function ReviewPanel() {
         </button>
       </div>
       {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {error === null && listError !== null && <ErrorNotice error={listError} />}
       {worktrees.length === 0 && <p className="hint">No agent works on its own branch yet: every one edits the project's own tree.</p>}
       <ul className="review-list">
         {worktrees.map((w) => (
@@ -172,14 +172,14 @@ export function ReviewPanel() {
           )}
         </section>
       )}
-      {withoutBranch.length > 0 && <NewBranch agents={withoutBranch} busy={busy} onCreate={(agentId, base) => act(() => request("createWorktree", { agentId, base: base || undefined }))} />}
+      {withoutBranch.length > 0 && <NewBranch key={newFor ?? ""} initial={newFor} agents={withoutBranch} busy={busy} onCreate={(agentId, base) => act(() => request("createWorktree", { agentId, base: base || undefined }))} />}
     </div>
   );
 }
 
 /** Gives an agent its own branch, from the current branch or a ref the user names. */
-function NewBranch({ agents, busy, onCreate }: { agents: Agent[]; busy: boolean; onCreate: (agentId: string, base: string) => void }) {
-  const [agentId, setAgentId] = useState(agents[0]?.agentId ?? "");
+function NewBranch({ agents, initial, busy, onCreate }: { agents: Agent[]; initial: string | null; busy: boolean; onCreate: (agentId: string, base: string) => void }) {
+  const [agentId, setAgentId] = useState(initial ?? agents[0]?.agentId ?? "");
   const [base, setBase] = useState("");
   const chosen = agents.some((a) => a.agentId === agentId) ? agentId : (agents[0]?.agentId ?? "");
   return (

@@ -24,6 +24,7 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
 
   useCommands("side-panel", (command) => {
     if (command === "agents" || command === "permissions" || command === "branches") setView(command);
+    if (command.startsWith("branches:")) setView("branches");
   });
 
   return (

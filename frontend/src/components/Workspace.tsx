@@ -15,7 +15,7 @@ import { useRequests } from "../hooks/useRequests";
 import { useSessions } from "../hooks/useSessions";
 import { useWorkspaceKeys } from "../hooks/useWorkspaceKeys";
 import { findLeaf, leavesOf } from "../state/layoutTree";
-import { sendCommand } from "../state/commandBus";
+import { sendCommand, useCommands } from "../state/commandBus";
 import { cellsInOrder } from "../state/palette";
 import { retainTerminals } from "../terminal/registry";
 import { useToaster } from "../state/toasts";
@@ -126,6 +126,11 @@ export function Workspace() {
     const last = lastFocusedCell();
     if (last && findLeaf(active.tree, last)) requestFocus(last);
   }, [active, sessions.loaded, requestFocus]);
+
+  // "Own branch…" on a cell shows the side panel's Branches view for its agent.
+  useCommands("side-panel", (command) => {
+    if (command.startsWith("branches:")) panels.open("side");
+  });
 
   const showSideView = (view: "agents" | "permissions" | "branches") => {
     panels.open("side");

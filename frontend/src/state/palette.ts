@@ -158,7 +158,7 @@ function panelActions(panels: PalettePanels): PaletteAction[] {
     { id: "overview", label: `${panels.overviewOpen ? "Hide" : "Show"} the sessions overview`, run: panels.toggleOverview },
     { id: "requests", label: `${panels.requestsOpen ? "Hide" : "Show"} the requests panel`, run: panels.toggleRequests },
     { id: "permissions", label: "Show the permissions", run: panels.showPermissions },
-    { id: "branches", label: "Show the agents' branches (review, squash, archive)", run: panels.showBranches },
+    { id: "branches", label: "Show the branches: review, squash, archive an agent's work", run: panels.showBranches },
     { id: "agents", label: "Show the agents", run: panels.showAgents },
     { id: "side-panel", label: `${panels.sidePanelOpen ? "Hide" : "Show"} the side panel`, run: panels.toggleSidePanel },
     { id: "shortcuts", label: "Keyboard shortcuts", run: panels.showShortcuts },
