@@ -77,8 +77,8 @@ pub(crate) fn agent_root(deps: &Deps, agent: &Agent) -> AppResult<PathBuf> {
 
 /// What an agent in its own worktree finds in its environment: `IDEA_WORKTREE_ROOT`,
 /// `IDEA_MAIN_ROOT`, `IDEA_BASE_REF` and `IDEA_PORT`, the first of the 10 ports its worktree
-/// gets (the same on every run; not checked free here). Nothing for an agent in the project's
-/// tree.
+/// gets: the same block on every run while it is free (checked by binding), else the next free
+/// one. Nothing for an agent in the project's tree.
 ///
 /// # Errors
 /// Store errors (the project file).
@@ -87,20 +87,28 @@ pub(crate) fn agent_env(
     agent: &Agent,
     worktree: &Path,
 ) -> AppResult<Vec<(String, String)>> {
+    use idea_domain::worktree::{PORTS_PER_WORKTREE, port_block};
     let Some(record) = &agent.worktree else {
         return Ok(Vec::new());
     };
-    let project = deps.store.load_project()?;
-    let port = idea_domain::worktree::port_block(&project.id.0.to_string(), &slug(agent), 0);
-    Ok(vec![
+    let project = deps.store.load_project()?.id.0.to_string();
+    let slug = slug(agent);
+    let mut env = vec![
         ("IDEA_WORKTREE_ROOT".into(), worktree.display().to_string()),
         (
             "IDEA_MAIN_ROOT".into(),
             deps.store.root().display().to_string(),
         ),
         ("IDEA_BASE_REF".into(), record.base_ref.clone()),
-        ("IDEA_PORT".into(), port.to_string()),
-    ])
+    ];
+    // A machine whose ports are all taken gets no `IDEA_PORT` rather than a taken one.
+    if let Some(port) = (0..64)
+        .map(|attempt| port_block(&project, &slug, attempt))
+        .find(|first| deps.worktrees.ports_free(*first, PORTS_PER_WORKTREE))
+    {
+        env.push(("IDEA_PORT".into(), port.to_string()));
+    }
+    Ok(env)
 }
 
 fn find(deps: &Deps, agent: &str) -> AppResult<Agent> {

@@ -498,6 +498,9 @@ pub trait WorktreeHost: Send + Sync {
     /// # Errors
     /// git's own failure (none in progress).
     fn abort_rebase(&self, dir: &Path) -> Result<(), WorktreeError>;
+    /// Whether the `count` ports from `first` can all be bound on the loopback now (a
+    /// worktree's block for its dev servers).
+    fn ports_free(&self, first: u16, count: u16) -> bool;
     /// The folders of the main repository a commit in `dir` writes: its objects, refs and
     /// logs, and the worktree's own admin folder (`.git/worktrees/<name>`).
     ///

@@ -462,3 +462,16 @@ fn the_second_agent_rebases_onto_the_first_ones_squash_and_meets_the_conflict() 
     assert_eq!(fs::read_to_string(other.join("wip.txt")).unwrap(), "w\n");
     assert!(other.join("base.rs").is_file());
 }
+
+#[test]
+fn a_port_block_with_one_port_taken_is_not_free() {
+    use idea_domain::ports::WorktreeHost;
+    let host = idea_infrastructure::git::GitWorktrees;
+    // A port the OS picks is free by construction; hold it and ask about a block starting there.
+    let held = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = held.local_addr().unwrap().port();
+    assert!(!host.ports_free(port, 1));
+    assert!(!host.ports_free(port.saturating_sub(3), 10), "the block holds the taken port");
+    drop(held);
+    assert!(host.ports_free(port, 1), "free once let go");
+}

@@ -263,6 +263,11 @@ impl WorktreeHost for GitWorktrees {
         Ok(super::abort_rebase(&Git::at(dir))?)
     }
 
+    fn ports_free(&self, first: u16, count: u16) -> bool {
+        (first..first.saturating_add(count))
+            .all(|port| std::net::TcpListener::bind(("127.0.0.1", port)).is_ok())
+    }
+
     fn git_write_dirs(&self, dir: &Path) -> Result<Vec<PathBuf>, WorktreeError> {
         let git = Git::at(dir);
         let path =
