@@ -328,6 +328,15 @@ fn an_agent_on_its_own_branch_from_the_command_line() {
     let created = run(&["agent", "create", "--name", "Ada", "--profile", "shell"]);
     assert!(created.status.success(), "{}", stderr(&created));
 
+    // A set-up script: it runs in the new worktree and sees the variables.
+    let project_file = s.project.join(".ideai/project.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&project_file).unwrap()).unwrap();
+    settings["worktrees"] = serde_json::json!({
+        "setupScript": "echo \"$IDEA_WORKTREE_ROOT|$IDEA_MAIN_ROOT|$IDEA_BASE_REF|$IDEA_PORT\" > setup.out"
+    });
+    fs::write(&project_file, settings.to_string()).unwrap();
+    git(&s.project, &["commit", "-qam", "set-up script"]);
     let out = run(&["worktree", "create", "Ada", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let status: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -335,6 +344,19 @@ fn an_agent_on_its_own_branch_from_the_command_line() {
     assert_eq!(status["baseRef"], "main");
     let dir = std::path::PathBuf::from(status["path"].as_str().unwrap());
     assert!(dir.starts_with(&data), "{}", dir.display());
+    let seen = fs::read_to_string(dir.join("setup.out")).unwrap();
+    let seen: Vec<&str> = seen.trim().split('|').collect();
+    assert_eq!(seen[0], dir.to_str().unwrap());
+    assert_eq!(
+        std::path::Path::new(seen[1]).canonicalize().unwrap(),
+        s.project.canonicalize().unwrap()
+    );
+    assert_eq!(seen[2], "main");
+    assert!(
+        seen[3].parse::<u16>().is_ok_and(|p| p >= 20_000),
+        "{seen:?}"
+    );
+    fs::remove_file(dir.join("setup.out")).unwrap();
 
     fs::write(dir.join("lib.rs"), "fn one() {}\nfn two() {}\n").unwrap();
     let out = run(&["worktree", "diff", "Ada"]);

@@ -93,7 +93,8 @@ pub fn run(command: WorktreeCommand) -> Result<(), Failure> {
             let params =
                 serde_json::json!({ "agentId": agent_id(&project, &agent)?, "base": base });
             let status: WorktreeStatus = call(&project, "createWorktree", params)?;
-            show(&status, json, "Created")
+            show(&status, json, "Created")?;
+            run_setup_script(&project, &agent, &status.path, json)
         }
         WorktreeCommand::List { project, json } => {
             let open = open_project(&project)?;
@@ -206,6 +207,48 @@ pub fn run(command: WorktreeCommand) -> Result<(), Failure> {
             show(&status, json, "Restored")
         }
     }
+}
+
+/// The project's set-up script, in this terminal (the user sees it, Ctrl+C stops it), in the
+/// new worktree with the agent's `IDEA_*` variables; its failure is reported, the worktree
+/// stays.
+fn run_setup_script(project: &Path, agent: &str, dir: &Path, json: bool) -> Result<(), Failure> {
+    let open = open_project(project)?;
+    let Some(script) = open
+        .deps
+        .store
+        .load_project()
+        .map_err(idea_application::AppError::from)?
+        .worktrees
+        .setup_script
+        .filter(|s| !s.trim().is_empty())
+    else {
+        return Ok(());
+    };
+    let found = agents::find(&open.deps, agent)?;
+    let env = worktrees::setup_env(&open.deps, &found, dir)?;
+    if !json {
+        println!("Running the set-up script: {script}");
+    }
+    let mut command = std::process::Command::new(&open.deps.login_shell);
+    command
+        .args(["-l", "-c", &script])
+        .current_dir(dir)
+        .envs(env);
+    if json {
+        // stdout is the JSON: the script's output goes to stderr.
+        command.stdout(std::io::stderr());
+    }
+    let status = command
+        .status()
+        .map_err(|e| Failure::User(format!("cannot run the set-up script: {e}")))?;
+    if !status.success() {
+        return Err(Failure::User(format!(
+            "the set-up script failed ({status}); the worktree {} is kept as it is",
+            dir.display()
+        )));
+    }
+    Ok(())
 }
 
 /// A change through the project's owner when one runs, so its open windows see it.

@@ -310,3 +310,7 @@ pub(crate) fn rebase_worktree(deps: &Deps, p: AgentParams) -> AppResult<RebaseOu
 pub(crate) fn abort_rebase(deps: &Deps, p: AgentParams) -> AppResult<WorktreeStatus> {
     worktrees::abort_rebase(deps, &p.agent_id.to_string())
 }
+
+pub(crate) fn run_worktree_setup(deps: &Deps, p: RunWorktreeSetupParams) -> AppResult<SessionInfo> {
+    worktrees::run_setup(deps, &p.agent_id.to_string(), p.cell, p.size)
+}

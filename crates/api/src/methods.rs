@@ -204,6 +204,11 @@ methods! {
     AbortRebase = "abortRebase" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, GitUnavailable, GitFailed, CorruptFile, IoError]
         => h::abort_rebase;
+    /// Runs the project's set-up script for an agent's new worktree in a cell (the user sees
+    /// it and can stop it), in the worktree, with the agent's `IDEA_*` variables.
+    RunWorktreeSetup = "runWorktreeSetup" Writes (RunWorktreeSetupParams) -> SessionInfo,
+        errors [InvalidParams, AgentNotFound, NoWorktree, CellBusy, NodeNotFound, LayoutNotFound,
+                SpawnFailed, CommandNotFound, CorruptFile, IoError] => h::run_worktree_setup;
     /// Brings an archived worktree back on its branch, with its uncommitted work.
     RestoreWorktree = "restoreWorktree" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, UnknownRef, GitUnavailable, GitFailed, CorruptFile,

@@ -38,6 +38,14 @@ params! {
         pub path: String,
     }
 
+    pub struct RunWorktreeSetupParams {
+        pub agent_id: AgentId,
+        #[serde(flatten)]
+        pub cell: CellRef,
+        #[serde(flatten)]
+        pub size: TerminalSize,
+    }
+
     pub struct SquashWorktreeParams {
         pub agent_id: AgentId,
         /// The commit's message; "<agent>: work from <branch>" when absent.

@@ -518,3 +518,59 @@ pub fn abort_rebase(deps: &Deps, agent: &str) -> AppResult<WorktreeStatus> {
     });
     status_of(deps, &agent)
 }
+
+/// RunWorktreeSetup: runs the project's set-up script (`worktrees.setupScript` in
+/// `project.json`) for the agent's worktree, in `cell`, where the user sees it and can stop it;
+/// in the worktree, with the agent's `IDEA_*` variables.
+///
+/// # Errors
+/// `INVALID_PARAMS` (no set-up script), `NO_WORKTREE`, `CELL_BUSY`, `NODE_NOT_FOUND`,
+/// `SPAWN_FAILED`, store errors.
+pub fn run_setup(
+    deps: &Deps,
+    agent: &str,
+    cell: idea_domain::CellRef,
+    size: idea_domain::terminal::TerminalSize,
+) -> AppResult<idea_domain::terminal::SessionInfo> {
+    let script = deps
+        .store
+        .load_project()?
+        .worktrees
+        .setup_script
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| {
+            AppError::InvalidParams(
+                "the project has no set-up script (worktrees.setupScript in .ideai/project.json)"
+                    .into(),
+            )
+        })?;
+    let agent = find(deps, agent)?;
+    let dir = agent_root(deps, &agent)?;
+    if agent.worktree.is_none() {
+        return Err(AppError::NoWorktree(format!(
+            "{} works in the project's tree",
+            agent.name
+        )));
+    }
+    let env = setup_env(deps, &agent, &dir)?;
+    tracing::info!(agent = %agent.agent_id, %script, "worktree set-up script");
+    crate::sessions::launch::shell_in_cell(
+        deps,
+        cell,
+        size,
+        crate::sessions::launch::ShellRun {
+            cwd: dir,
+            env,
+            script: Some(script),
+        },
+    )
+}
+
+/// The set-up script's environment: the agent's `IDEA_*` variables.
+pub fn setup_env(
+    deps: &Deps,
+    agent: &Agent,
+    dir: &Path,
+) -> AppResult<std::collections::BTreeMap<String, String>> {
+    Ok(agent_env(deps, agent, dir)?.into_iter().collect())
+}

@@ -38,6 +38,12 @@ pub struct WorktreeSettings {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub link_folders: Vec<String>,
+    /// A command line run by the user's shell in a new worktree, in a cell of its own (the
+    /// user sees it and can stop it), with `IDEA_WORKTREE_ROOT`, `IDEA_MAIN_ROOT`,
+    /// `IDEA_BASE_REF` and `IDEA_PORT` set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub setup_script: Option<String>,
 }
 
 impl WorktreeSettings {

@@ -471,7 +471,10 @@ fn a_port_block_with_one_port_taken_is_not_free() {
     let held = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = held.local_addr().unwrap().port();
     assert!(!host.ports_free(port, 1));
-    assert!(!host.ports_free(port.saturating_sub(3), 10), "the block holds the taken port");
+    assert!(
+        !host.ports_free(port.saturating_sub(3), 10),
+        "the block holds the taken port"
+    );
     drop(held);
     assert!(host.ports_free(port, 1), "free once let go");
 }

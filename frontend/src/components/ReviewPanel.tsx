@@ -8,12 +8,30 @@ import type { Agent } from "../types";
 import type { WorktreeStatus } from "../generated/WorktreeStatus";
 import { ErrorNotice } from "./ErrorNotice";
 import { FileReview } from "./FileReview";
+import { leavesOf } from "../state/layoutTree";
 
 /** Agents on their own branches (docs/worktrees.md): give an agent a worktree, read what it
  * changed, comment lines and send the comments to it, squash its work into the base, archive
  * and restore. */
 export function ReviewPanel() {
-  const { data } = useWorkspace();
+  const { data, layouts } = useWorkspace();
+  const [setupScript, setSetupScript] = useState<string | null>(null);
+  useEffect(() => {
+    request("getProject")
+      .then((project) => setSetupScript(project.worktrees?.setupScript?.trim() || null))
+      .catch(() => setSetupScript(null));
+  }, []);
+
+  /** The set-up script for `agentId`'s worktree, in a new cell split off the active layout's
+   * first one, where the user sees it. */
+  const runSetup = async (agentId: string) => {
+    const all = layouts.layouts;
+    const active = all?.layouts.find((l) => l.id === all.active);
+    const first = active ? leavesOf(active.tree)[0] : undefined;
+    if (!all || !first) return;
+    const nodeId = await request("splitCell", { layoutId: all.active, nodeId: first.id, direction: "vertical" });
+    await request("runWorktreeSetup", { agentId, layoutId: all.active, nodeId, rows: 12, cols: 100 });
+  };
   const confirm = useConfirm();
   const { worktrees, error: listError } = useWorktrees();
   const [selected, setSelected] = useState<string | null>(null);
@@ -131,6 +149,11 @@ export function ReviewPanel() {
                 <button type="button" disabled={busy} onClick={() => archive(current)}>
                   Archive
                 </button>
+                {setupScript && (
+                  <button type="button" disabled={busy} title={setupScript} onClick={() => act(() => runSetup(current.agentId))} data-testid="review-setup">
+                    Run the set-up script
+                  </button>
+                )}
               </>
             )}
           </div>
@@ -172,7 +195,22 @@ export function ReviewPanel() {
           )}
         </section>
       )}
-      {withoutBranch.length > 0 && <NewBranch key={newFor ?? ""} initial={newFor} agents={withoutBranch} busy={busy} onCreate={(agentId, base) => act(() => request("createWorktree", { agentId, base: base || undefined }))} />}
+      {withoutBranch.length > 0 && (
+        <NewBranch
+          key={newFor ?? ""}
+          initial={newFor}
+          agents={withoutBranch}
+          busy={busy}
+          onCreate={(agentId, base) =>
+            act(async () => {
+              await request("createWorktree", { agentId, base: base || undefined });
+              setSelected(agentId);
+              // The project's set-up script runs at once, in a cell of its own.
+              if (setupScript) await runSetup(agentId);
+            })
+          }
+        />
+      )}
     </div>
   );
 }

@@ -32,6 +32,7 @@ import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
 import type { ResizeSplitParams } from "./ResizeSplitParams";
 import type { ResumableAgent } from "./ResumableAgent";
+import type { RunWorktreeSetupParams } from "./RunWorktreeSetupParams";
 import type { SavePermissionsParams } from "./SavePermissionsParams";
 import type { ScheduledResume } from "./ScheduledResume";
 import type { SessionInfo } from "./SessionInfo";
@@ -99,6 +100,7 @@ export interface Methods {
   archiveWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   rebaseWorktree: { params: AgentParams; result: RebaseOutcome; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   abortRebase: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  runWorktreeSetup: { params: RunWorktreeSetupParams; result: SessionInfo; errors: "INVALID_PARAMS" | "AGENT_NOT_FOUND" | "NO_WORKTREE" | "CELL_BUSY" | "NODE_NOT_FOUND" | "LAYOUT_NOT_FOUND" | "SPAWN_FAILED" | "COMMAND_NOT_FOUND" | "CORRUPT_FILE" | "IO_ERROR" };
   restoreWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
 }
 

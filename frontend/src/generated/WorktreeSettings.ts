@@ -11,4 +11,10 @@ branchPrefix?: string,
 /**
  * Folders of the project linked into each worktree instead of copied (`node_modules`).
  */
-linkFolders?: Array<string>, };
+linkFolders?: Array<string>, 
+/**
+ * A command line run by the user's shell in a new worktree, in a cell of its own (the
+ * user sees it and can stop it), with `IDEA_WORKTREE_ROOT`, `IDEA_MAIN_ROOT`,
+ * `IDEA_BASE_REF` and `IDEA_PORT` set.
+ */
+setupScript?: string, };

@@ -249,6 +249,32 @@ fn remember_on_cell(
 /// `INVALID_PARAMS` (a size out of [`TerminalSize`]'s bound), `CELL_BUSY`, `LAYOUT_NOT_FOUND`,
 /// `NODE_NOT_FOUND`, `SPAWN_FAILED`, store errors.
 pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<SessionInfo> {
+    shell_in_cell(
+        deps,
+        cell,
+        size,
+        ShellRun {
+            cwd: deps.store.root(),
+            env: BTreeMap::new(),
+            script: None,
+        },
+    )
+}
+
+/// What a shell cell runs: an interactive login shell, or one command line (`-c`).
+pub(crate) struct ShellRun {
+    pub cwd: std::path::PathBuf,
+    pub env: BTreeMap<String, String>,
+    pub script: Option<String>,
+}
+
+/// A login shell in `cell`, interactive or running `run.script`.
+pub(crate) fn shell_in_cell(
+    deps: &Deps,
+    cell: CellRef,
+    size: TerminalSize,
+    run: ShellRun,
+) -> AppResult<SessionInfo> {
     let size = size.checked()?;
     let _launching = deps.sessions.lock_launch();
     ensure_cell_free(deps, cell)?;
@@ -256,12 +282,18 @@ pub fn open_shell(deps: &Deps, cell: CellRef, size: TerminalSize) -> AppResult<S
     if layouts.tree(cell.layout_id)?.leaf(cell.node_id).is_none() {
         return Err(idea_domain::layout::LayoutError::NodeNotFound(cell.node_id).into());
     }
+    let mut args = vec!["-l".to_owned()];
+    args.extend(
+        run.script
+            .into_iter()
+            .flat_map(|script| ["-c".to_owned(), script]),
+    );
     let spec = SpawnSpec {
         command: deps.login_shell.clone(),
-        args: vec!["-l".into()],
-        env: BTreeMap::new(),
+        args,
+        env: run.env,
         env_remove: STRIPPED_ENV.iter().map(|s| (*s).to_owned()).collect(),
-        cwd: deps.store.root(),
+        cwd: run.cwd,
         size,
         stdin_injection: None,
         sandbox: None,

@@ -2,7 +2,7 @@
 //! snapshot of running agents taken when a project closes.
 
 mod control;
-mod launch;
+pub(crate) mod launch;
 mod plan;
 mod registry;
 mod resumable;

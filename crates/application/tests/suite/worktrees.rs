@@ -377,3 +377,41 @@ fn a_rebase_onto_a_moved_base_stops_on_conflicts_aborts_or_moves_the_recorded_ba
         .collect();
     assert_eq!(files, ["cy.rs"]);
 }
+
+#[test]
+fn the_set_up_script_runs_in_a_cell_of_its_own_in_the_worktree_with_its_variables() {
+    use idea_application::layouts;
+    use idea_domain::CellRef;
+    let w = git_world();
+    agent(&w, "Ada");
+    let dir = worktrees::create(&w.deps, "Ada", None).unwrap().path;
+    let l = layouts::get(&w.deps).unwrap();
+    let cell = CellRef::new(l.active, l.layouts[0].tree.leaves()[0].id);
+    let size = idea_domain::terminal::TerminalSize { rows: 24, cols: 80 };
+    // None set: said so.
+    let none = worktrees::run_setup(&w.deps, "Ada", cell, size).unwrap_err();
+    assert_eq!(code(&none), "INVALID_PARAMS");
+    let store = idea_infrastructure::store::FsProjectStore::new(w.dir.path());
+    let mut project = idea_domain::ports::ProjectStore::load_project(&store).unwrap();
+    project.worktrees.setup_script = Some("npm ci && echo ready".into());
+    idea_domain::ports::ProjectStore::save_project(&store, &project).unwrap();
+
+    let info = worktrees::run_setup(&w.deps, "Ada", cell, size).unwrap();
+    assert!(
+        info.agent_id.is_none(),
+        "a shell of the user's, not the agent"
+    );
+    let spec = w.terminals.spawned.lock().unwrap().last().unwrap().clone();
+    assert_eq!(spec.args, ["-l", "-c", "npm ci && echo ready"]);
+    assert_eq!(spec.cwd, dir);
+    assert_eq!(
+        spec.env.get("IDEA_WORKTREE_ROOT").map(Path::new),
+        Some(dir.as_path())
+    );
+    assert_eq!(
+        spec.env.get("IDEA_BASE_REF").map(String::as_str),
+        Some("main")
+    );
+    assert!(spec.env.contains_key("IDEA_PORT") && spec.env.contains_key("IDEA_MAIN_ROOT"));
+    assert!(spec.sandbox.is_none());
+}
