@@ -4,7 +4,7 @@ use super::{Failure, print_json};
 use crate::compose::{OPENER, open_project};
 use clap::Subcommand;
 use idea_application::{agents, worktrees};
-use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{PullRequest, RebaseOutcome, Removed, SquashPlan, WorktreeStatus};
 use idea_server::owner::client;
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,24 @@ pub enum WorktreeCommand {
     /// Save the worktree's uncommitted work under refs/idea/wip/<agent> and remove its
     /// folder; the branch stays.
     Archive {
+        agent: String,
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Push the agent's branch and open a pull request onto its base with `gh` (installed and
+    /// logged in); otherwise print the commands to run.
+    Pr {
+        agent: String,
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove the agent's worktree: archived first (nothing uncommitted is lost); its branch is
+    /// deleted only when its work is on the base.
+    Remove {
         agent: String,
         #[arg(long, default_value = ".")]
         project: PathBuf,
@@ -196,6 +214,46 @@ pub fn run(command: WorktreeCommand) -> Result<(), Failure> {
                 json,
                 "Archived (its uncommitted work is saved; restore brings it back)",
             )
+        }
+        WorktreeCommand::Pr {
+            agent,
+            project,
+            json,
+        } => {
+            let params = serde_json::json!({ "agentId": agent_id(&project, &agent)? });
+            let pr: PullRequest = call(&project, "createPullRequest", params)?;
+            if json {
+                return print_json(&pr);
+            }
+            match (&pr.url, &pr.reason) {
+                (Some(url), _) => println!("Opened {url}"),
+                (None, reason) => {
+                    println!(
+                        "IdeA did not open it: {}. In {}, run:",
+                        reason.as_deref().unwrap_or("no reason given"),
+                        worktrees::status(&open_project(&project)?.deps, &agent)?
+                            .path
+                            .display()
+                    );
+                    for command in &pr.commands {
+                        println!("  {command}");
+                    }
+                }
+            }
+            Ok(())
+        }
+        WorktreeCommand::Remove {
+            agent,
+            project,
+            json,
+        } => {
+            let params = serde_json::json!({ "agentId": agent_id(&project, &agent)? });
+            let removed: Removed = call(&project, "removeWorktree", params)?;
+            if json {
+                return print_json(&removed);
+            }
+            println!("{}", removed.summary);
+            Ok(())
         }
         WorktreeCommand::Restore {
             agent,

@@ -17,7 +17,7 @@ use idea_domain::orchestrator::{AskAnswer, RequestRecord, RequestSource};
 use idea_domain::permissions::RuleChange;
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
-use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{PullRequest, RebaseOutcome, Removed, SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 use std::time::Duration;
 
@@ -313,4 +313,12 @@ pub(crate) fn abort_rebase(deps: &Deps, p: AgentParams) -> AppResult<WorktreeSta
 
 pub(crate) fn run_worktree_setup(deps: &Deps, p: RunWorktreeSetupParams) -> AppResult<SessionInfo> {
     worktrees::run_setup(deps, &p.agent_id.to_string(), p.cell, p.size)
+}
+
+pub(crate) fn create_pull_request(deps: &Deps, p: AgentParams) -> AppResult<PullRequest> {
+    worktrees::pull_request(deps, &p.agent_id.to_string())
+}
+
+pub(crate) fn remove_worktree(deps: &Deps, p: AgentParams) -> AppResult<Removed> {
+    worktrees::remove(deps, &p.agent_id.to_string())
 }

@@ -14,7 +14,7 @@ use idea_domain::layout::{Layouts, NamedLayout};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
 use idea_domain::terminal::SessionInfo;
-use idea_domain::worktree::{RebaseOutcome, SquashPlan, WorktreeStatus};
+use idea_domain::worktree::{PullRequest, RebaseOutcome, Removed, SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
 
 methods! {
@@ -209,6 +209,16 @@ methods! {
     RunWorktreeSetup = "runWorktreeSetup" Writes (RunWorktreeSetupParams) -> SessionInfo,
         errors [InvalidParams, AgentNotFound, NoWorktree, CellBusy, NodeNotFound, LayoutNotFound,
                 SpawnFailed, CommandNotFound, CorruptFile, IoError] => h::run_worktree_setup;
+    /// Pushes an agent's branch and opens a pull request onto its base with `gh` (installed
+    /// and logged in); otherwise answers the commands to run.
+    CreatePullRequest = "createPullRequest" Writes (AgentParams) -> PullRequest,
+        errors [AgentNotFound, NoWorktree, GitUnavailable, GitFailed, CorruptFile, IoError]
+        => h::create_pull_request;
+    /// Removes an agent's worktree: archived first (nothing uncommitted is lost), its branch
+    /// deleted only when its work is on the base and nothing was saved.
+    RemoveWorktree = "removeWorktree" Writes (AgentParams) -> Removed,
+        errors [AgentNotFound, NoWorktree, AgentRunning, RebaseInProgress, GitUnavailable,
+                GitFailed, CorruptFile, IoError] => h::remove_worktree;
     /// Brings an archived worktree back on its branch, with its uncommitted work.
     RestoreWorktree = "restoreWorktree" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, UnknownRef, GitUnavailable, GitFailed, CorruptFile,

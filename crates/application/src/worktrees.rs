@@ -9,8 +9,8 @@
 use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::worktree::{
-    AgentWorktree, DEFAULT_BRANCH_PREFIX, Overlap, RebaseOutcome, SquashPlan, WorktreeStatus,
-    branch_name, overlaps, worktree_dir,
+    AgentWorktree, DEFAULT_BRANCH_PREFIX, Overlap, PullRequest, RebaseOutcome, Removed, SquashPlan,
+    WorktreeStatus, branch_name, overlaps, worktree_dir,
 };
 use idea_domain::{Agent, AgentId};
 use std::path::{Path, PathBuf};
@@ -573,4 +573,65 @@ pub fn setup_env(
     dir: &Path,
 ) -> AppResult<std::collections::BTreeMap<String, String>> {
     Ok(agent_env(deps, agent, dir)?.into_iter().collect())
+}
+
+/// CreatePullRequest: pushes the agent's branch and opens a pull request onto its base with
+/// `gh` when it is installed and logged in; otherwise the commands to run.
+///
+/// # Errors
+/// `NO_WORKTREE`, `GIT_FAILED`, store errors.
+pub fn pull_request(deps: &Deps, agent: &str) -> AppResult<PullRequest> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    agent_root(deps, &agent)?;
+    let title = format!("{}: work from {}", agent.name, record.branch);
+    Ok(deps
+        .worktrees
+        .pull_request(&dir, &record.branch, &record.base_ref, &title)?)
+}
+
+/// RemoveWorktree: archives the worktree (its uncommitted work saved first), deletes its
+/// branch only when its work is on the base, and forgets the record only when nothing of it
+/// is left to keep. Never loses work: what is not on the base stays, and the answer says so.
+///
+/// # Errors
+/// `NO_WORKTREE`, `AGENT_RUNNING`, `REBASE_IN_PROGRESS`, `GIT_FAILED`, store errors.
+pub fn remove(deps: &Deps, agent: &str) -> AppResult<Removed> {
+    let (agent, record, dir) = with_worktree(deps, agent)?;
+    ensure_stopped(deps, &agent)?;
+    let root = deps.store.root();
+    let git = &deps.worktrees;
+    if !record.archived && git.is_worktree_of(&root, &dir) {
+        archive(deps, &agent.agent_id.to_string())?;
+    }
+    let slug = slug(&agent);
+    let saved_work_kept = !git.drop_empty_saved_work(&root, &record.branch, &slug)?;
+    // With uncommitted work saved, the branch stays too: a restore needs it.
+    let branch_deleted = !saved_work_kept
+        && (!git.branch_exists(&root, &record.branch)?
+            || git.delete_branch(&root, &record.branch, &record.base_ref)?);
+    let record_removed = branch_deleted;
+    if record_removed {
+        save_record(deps, agent.agent_id, None)?;
+    }
+    let summary = match (branch_deleted, saved_work_kept) {
+        (true, _) => format!(
+            "{}'s worktree and branch {} are gone: its work is on {}. It works in the project's tree again.",
+            agent.name, record.branch, record.base_ref
+        ),
+        (false, true) => format!(
+            "{}'s worktree is archived; it had uncommitted work, kept under refs/idea/wip/{slug} with its branch {} (restore brings it back).",
+            agent.name, record.branch
+        ),
+        (false, false) => format!(
+            "{}'s worktree is archived; its branch {} is kept: it has work that is not on {} (squash or merge it first).",
+            agent.name, record.branch, record.base_ref
+        ),
+    };
+    tracing::info!(agent = %agent.agent_id, branch_deleted, saved_work_kept, "worktree removed");
+    Ok(Removed {
+        branch_deleted,
+        saved_work_kept,
+        record_removed,
+        summary,
+    })
 }

@@ -12,7 +12,7 @@ use crate::profile::{AgentProfile, CliHome, ProfileId};
 use crate::project::Project;
 use crate::terminal::{ExitInfo, PtyError};
 use crate::turn::{TurnEvent, TurnInvocation, TurnOutcome};
-use crate::worktree::{ChangedFile, WorktreeError};
+use crate::worktree::{ChangedFile, PullRequest, WorktreeError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -498,6 +498,39 @@ pub trait WorktreeHost: Send + Sync {
     /// # Errors
     /// git's own failure (none in progress).
     fn abort_rebase(&self, dir: &Path) -> Result<(), WorktreeError>;
+    /// Pushes `branch` and opens a pull request onto `base` with `gh`, when `gh` is installed
+    /// and logged in; otherwise the commands that would.
+    ///
+    /// # Errors
+    /// git's own failure before anything was pushed.
+    fn pull_request(
+        &self,
+        dir: &Path,
+        branch: &str,
+        base: &str,
+        title: &str,
+    ) -> Result<PullRequest, WorktreeError>;
+    /// Deletes `branch` (never forced: git refuses one whose work is not merged).
+    ///
+    /// # Errors
+    /// git's refusal.
+    fn delete_branch(
+        &self,
+        repo: &Path,
+        branch: &str,
+        merged_into: &str,
+    ) -> Result<bool, WorktreeError>;
+    /// Drops the work saved under `refs/idea/wip/<slug>` when it holds nothing beyond
+    /// `branch`'s tip (nothing was uncommitted); whether it was dropped.
+    ///
+    /// # Errors
+    /// git's own failure.
+    fn drop_empty_saved_work(
+        &self,
+        repo: &Path,
+        branch: &str,
+        slug: &str,
+    ) -> Result<bool, WorktreeError>;
     /// Whether the `count` ports from `first` can all be bound on the loopback now (a
     /// worktree's block for its dev servers).
     fn ports_free(&self, first: u16, count: u16) -> bool;

@@ -94,6 +94,36 @@ pub struct SquashPlan {
     pub commit: Option<String>,
 }
 
+/// A pull request of an agent's branch: opened with `gh`, or the commands to open it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequest {
+    /// The pull request's address, when IdeA opened it.
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub url: Option<String>,
+    /// Otherwise what to run, in the worktree, to open it.
+    pub commands: Vec<String>,
+    /// Why IdeA did not open it itself (`gh` missing or not logged in, the push failed).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reason: Option<String>,
+}
+
+/// What removing an agent's worktree did, and what it kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Removed {
+    /// The branch was deleted: its work is on the base.
+    pub branch_deleted: bool,
+    /// The uncommitted work saved under `refs/idea/wip/<slug>` was kept (there was some).
+    pub saved_work_kept: bool,
+    /// The agent works in the project's tree again (nothing of its branch is left to keep).
+    pub record_removed: bool,
+    /// In words, for the user.
+    pub summary: String,
+}
+
 /// How a rebase of an agent's branch onto its base ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

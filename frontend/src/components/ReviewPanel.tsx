@@ -100,6 +100,28 @@ export function ReviewPanel() {
       if (ok) await request("archiveWorktree", { agentId: status.agentId });
     });
 
+  const [told, setTold] = useState<string | null>(null);
+
+  const pullRequest = (status: WorktreeStatus) =>
+    act(async () => {
+      const pr = await request("createPullRequest", { agentId: status.agentId });
+      setTold(pr.url ? `Opened ${pr.url}` : `IdeA did not open it: ${pr.reason ?? "no reason given"}. In ${status.path}, run:\n${pr.commands.join("\n")}`);
+    });
+
+  const remove = (status: WorktreeStatus) =>
+    act(async () => {
+      const ok = await confirm({
+        title: `Remove ${status.agentName}'s worktree?`,
+        message: `Its uncommitted work is saved first. The branch ${status.branch} is deleted only if its work is on ${status.baseRef}; otherwise it is kept.`,
+        confirmLabel: "Remove",
+        danger: true,
+      });
+      if (!ok) return;
+      const removed = await request("removeWorktree", { agentId: status.agentId });
+      setTold(removed.summary);
+      if (removed.recordRemoved) setSelected(null);
+    });
+
   const current = worktrees.find((w) => w.agentId === selected) ?? null;
   const withoutBranch = data.agents.filter((a) => !worktrees.some((w) => w.agentId === a.agentId));
 
@@ -149,6 +171,9 @@ export function ReviewPanel() {
                 <button type="button" disabled={busy} onClick={() => archive(current)}>
                   Archive
                 </button>
+                <button type="button" disabled={busy} onClick={() => pullRequest(current)} data-testid="review-pr">
+                  Pull request
+                </button>
                 {setupScript && (
                   <button type="button" disabled={busy} title={setupScript} onClick={() => act(() => runSetup(current.agentId))} data-testid="review-setup">
                     Run the set-up script
@@ -156,7 +181,15 @@ export function ReviewPanel() {
                 )}
               </>
             )}
+            <button type="button" disabled={busy} onClick={() => remove(current)} data-testid="review-remove">
+              Remove
+            </button>
           </div>
+          {told && (
+            <pre className="review-told" data-testid="review-told">
+              {told}
+            </pre>
+          )}
           {stopped?.agentId === current.agentId && (
             <div className="review-conflicts" data-testid="review-conflicts">
               <p>The rebase stopped on conflicts in {stopped.files.join(", ")}; it is still in progress in {current.path}.</p>

@@ -26,7 +26,9 @@ import type { PersonaTemplate } from "./PersonaTemplate";
 import type { ProfileChanged } from "./ProfileChanged";
 import type { ProfilesAnswer } from "./ProfilesAnswer";
 import type { Project } from "./Project";
+import type { PullRequest } from "./PullRequest";
 import type { RebaseOutcome } from "./RebaseOutcome";
+import type { Removed } from "./Removed";
 import type { RenameLayoutParams } from "./RenameLayoutParams";
 import type { RequestParams } from "./RequestParams";
 import type { RequestRecord } from "./RequestRecord";
@@ -101,6 +103,8 @@ export interface Methods {
   rebaseWorktree: { params: AgentParams; result: RebaseOutcome; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   abortRebase: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   runWorktreeSetup: { params: RunWorktreeSetupParams; result: SessionInfo; errors: "INVALID_PARAMS" | "AGENT_NOT_FOUND" | "NO_WORKTREE" | "CELL_BUSY" | "NODE_NOT_FOUND" | "LAYOUT_NOT_FOUND" | "SPAWN_FAILED" | "COMMAND_NOT_FOUND" | "CORRUPT_FILE" | "IO_ERROR" };
+  createPullRequest: { params: AgentParams; result: PullRequest; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
+  removeWorktree: { params: AgentParams; result: Removed; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "AGENT_RUNNING" | "REBASE_IN_PROGRESS" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
   restoreWorktree: { params: AgentParams; result: WorktreeStatus; errors: "AGENT_NOT_FOUND" | "NO_WORKTREE" | "UNKNOWN_REF" | "GIT_UNAVAILABLE" | "GIT_FAILED" | "CORRUPT_FILE" | "IO_ERROR" };
 }
 

@@ -415,3 +415,71 @@ fn the_set_up_script_runs_in_a_cell_of_its_own_in_the_worktree_with_its_variable
     assert!(spec.env.contains_key("IDEA_PORT") && spec.env.contains_key("IDEA_MAIN_ROOT"));
     assert!(spec.sandbox.is_none());
 }
+
+#[test]
+fn removing_keeps_a_branch_whose_work_is_not_on_the_base_and_drops_one_that_is() {
+    let w = git_world();
+    let root = w.dir.path();
+    agent(&w, "Ada");
+    agent(&w, "Bob");
+    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
+    let bob = worktrees::create(&w.deps, "Bob", None).unwrap().path;
+    // Ada's work is squashed into main, then she commits it on her branch too.
+    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    worktrees::squash(&w.deps, "Ada", None).unwrap();
+    git(&ada, &["commit", "-q", "-am", "ada"]);
+    // Bob committed work main does not have.
+    std::fs::write(bob.join("bob.rs"), "// bob\n").unwrap();
+    git(&bob, &["add", "bob.rs"]);
+    git(&bob, &["commit", "-q", "-m", "bob"]);
+    let bob_tip = git(&bob, &["rev-parse", "HEAD"]);
+
+    let gone = worktrees::remove(&w.deps, "Ada").unwrap();
+    assert!(
+        gone.branch_deleted && gone.record_removed && !gone.saved_work_kept,
+        "{gone:?}"
+    );
+    assert!(git(root, &["branch", "--list", "idea/ada"]).is_empty());
+    assert!(!ada.exists());
+    assert!(agents::find(&w.deps, "Ada").unwrap().worktree.is_none());
+
+    let kept = worktrees::remove(&w.deps, "Bob").unwrap();
+    assert!(!kept.branch_deleted && !kept.record_removed, "{kept:?}");
+    assert!(kept.summary.contains("not on main"), "{}", kept.summary);
+    assert_eq!(git(root, &["rev-parse", "idea/bob"]), bob_tip, "never lost");
+    assert!(
+        agents::find(&w.deps, "Bob")
+            .unwrap()
+            .worktree
+            .unwrap()
+            .archived
+    );
+    // And it comes back.
+    worktrees::restore(&w.deps, "Bob").unwrap();
+    assert_eq!(
+        std::fs::read_to_string(bob.join("bob.rs")).unwrap(),
+        "// bob\n"
+    );
+}
+
+#[test]
+fn a_pull_request_without_gh_gives_the_commands_to_run() {
+    let w = git_world();
+    agent(&w, "Ada");
+    worktrees::create(&w.deps, "Ada", None).unwrap();
+    // The test machine has no `gh` on the PATH the test runs with, or no login for it.
+    let pr = worktrees::pull_request(&w.deps, "Ada").unwrap();
+    if pr.url.is_none() {
+        assert!(
+            pr.reason.as_deref().is_some_and(|r| r.contains("gh")),
+            "{pr:?}"
+        );
+        assert_eq!(pr.commands[0], "git push -u origin idea/ada");
+        assert!(
+            pr.commands[1].starts_with(
+                "gh pr create --base main --head idea/ada --title 'Ada: work from idea/ada'"
+            ),
+            "{pr:?}"
+        );
+    }
+}

@@ -36,10 +36,11 @@ pub fn archive_worktree(repo: &Git, worktree: &Path, agent_slug: &str) -> Result
 }
 
 /// Adds the worktree at `worktree` again on `branch` and puts back the work saved under
-/// [`wip_ref`] (unstaged, untracked files untracked again); the ref is then dropped.
+/// [`wip_ref`] (unstaged, untracked files untracked again), when there is some; the ref is then
+/// dropped.
 ///
 /// # Errors
-/// `UnknownRef` (nothing saved), git's own failure.
+/// git's own failure (the branch is gone, the folder exists).
 pub fn restore_worktree(
     repo: &Git,
     worktree: &Path,
@@ -47,9 +48,17 @@ pub fn restore_worktree(
     agent_slug: &str,
 ) -> Result<(), GitError> {
     let reference = wip_ref(agent_slug);
-    let saved = super::resolve_commit(repo, &reference)?;
+    // Nothing saved (nothing was uncommitted, and the empty save was dropped): the branch alone.
+    let saved = match super::resolve_commit(repo, &reference) {
+        Ok(saved) => Some(saved),
+        Err(GitError::UnknownRef(_)) => None,
+        Err(e) => return Err(e),
+    };
     let path = worktree.to_string_lossy();
     repo.output(&["worktree", "add", "--quiet", "--", path.as_ref(), branch])?;
+    let Some(saved) = saved else {
+        return Ok(());
+    };
     let restored = Git::at(worktree);
     // The saved tree's files into the folder only: the index stays the branch's, so what
     // was uncommitted is uncommitted again.

@@ -6,7 +6,7 @@ use super::{
     link_folders, list_worktrees, resolve_commit, restore_worktree, snapshot_tree,
 };
 use idea_domain::ports::WorktreeHost;
-use idea_domain::worktree::{ChangedFile, WorktreeError};
+use idea_domain::worktree::{ChangedFile, PullRequest, WorktreeError};
 use std::path::{Path, PathBuf};
 
 /// git's worktrees for agents.
@@ -261,6 +261,114 @@ impl WorktreeHost for GitWorktrees {
 
     fn abort_rebase(&self, dir: &Path) -> Result<(), WorktreeError> {
         Ok(super::abort_rebase(&Git::at(dir))?)
+    }
+
+    fn pull_request(
+        &self,
+        dir: &Path,
+        branch: &str,
+        base: &str,
+        title: &str,
+    ) -> Result<PullRequest, WorktreeError> {
+        let quoted = |s: &str| shell_words::quote(s).into_owned();
+        let push = format!("git push -u origin {}", quoted(branch));
+        let create = format!(
+            "gh pr create --base {} --head {} --title {} --fill",
+            quoted(base),
+            quoted(branch),
+            quoted(title)
+        );
+        let commands = vec![push, create];
+        let by_hand = |reason: String| PullRequest {
+            url: None,
+            commands: commands.clone(),
+            reason: Some(reason),
+        };
+        let gh = |args: &[&str]| {
+            std::process::Command::new("gh")
+                .args(args)
+                .current_dir(dir)
+                .env("GH_PROMPT_DISABLED", "1")
+                .env("GIT_TERMINAL_PROMPT", "0")
+                .stdin(std::process::Stdio::null())
+                .output()
+        };
+        match gh(&["auth", "status"]) {
+            Err(_) => {
+                return Ok(by_hand(
+                    "gh (GitHub's command line) is not installed".into(),
+                ));
+            }
+            Ok(out) if !out.status.success() => {
+                return Ok(by_hand("gh is not logged in (gh auth login)".into()));
+            }
+            Ok(_) => {}
+        }
+        let git = Git::at(dir).patient(std::time::Duration::from_secs(120));
+        let pushed = git.run(&["push", "--quiet", "-u", "origin", branch])?;
+        if !pushed.ok {
+            let why = pushed
+                .stderr
+                .lines()
+                .last()
+                .unwrap_or("no message")
+                .to_owned();
+            return Ok(by_hand(format!("the push failed: {why}")));
+        }
+        match gh(&[
+            "pr", "create", "--base", base, "--head", branch, "--title", title, "--fill",
+        ]) {
+            Ok(out) if out.status.success() => Ok(PullRequest {
+                url: Some(String::from_utf8_lossy(&out.stdout).trim().to_owned()),
+                commands: Vec::new(),
+                reason: None,
+            }),
+            Ok(out) => Ok(by_hand(format!(
+                "gh pr create failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("no message")
+            ))),
+            Err(e) => Ok(by_hand(format!("gh could not run: {e}"))),
+        }
+    }
+
+    fn delete_branch(
+        &self,
+        repo: &Path,
+        branch: &str,
+        merged_into: &str,
+    ) -> Result<bool, WorktreeError> {
+        let main = Git::at(repo);
+        // Its work is on the base when merging it there would change nothing: true after a
+        // merge, a squash (IdeA's or anyone's) or cherry-picks alike.
+        let merged = super::conflict_preview(&main, merged_into, branch)?;
+        let base_tree = main.output(&["rev-parse", &format!("{merged_into}^{{tree}}")])?;
+        if !merged.conflicts.is_empty() || merged.tree != base_tree {
+            return Ok(false);
+        }
+        main.output(&["branch", "-D", "--", branch])?;
+        Ok(true)
+    }
+
+    fn drop_empty_saved_work(
+        &self,
+        repo: &Path,
+        branch: &str,
+        slug: &str,
+    ) -> Result<bool, WorktreeError> {
+        let main = Git::at(repo);
+        let reference = super::wip_ref(slug);
+        let Ok(saved) = resolve_commit(&main, &reference) else {
+            return Ok(true);
+        };
+        let tree_of = |rev: &str| main.output(&["rev-parse", &format!("{rev}^{{tree}}")]);
+        if tree_of(&saved)? != tree_of(branch)? {
+            return Ok(false);
+        }
+        main.output(&["update-ref", "-d", &reference, &saved])?;
+        Ok(true)
     }
 
     fn ports_free(&self, first: u16, count: u16) -> bool {
