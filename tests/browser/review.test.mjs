@@ -2,7 +2,8 @@
 // over the API from a real git repository), a click shows a file's diff rendered by
 // @pierre/diffs, a line gets a comment, and "Send" pastes the comments as one Markdown block
 // into the fake agent's live terminal, once (its REPL answers each line it receives); the
-// comment is then marked sent. Another agent changing the same file shows the overlap.
+// comment is then marked sent. Another agent changing the same file shows the overlap; a
+// file the agent writes later shows up by itself.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -76,6 +77,10 @@ describe("review", () => {
     assert.match(text, /you said: fn two\(\) \{ todo!\(\) \}/, text);
     assert.match(await page.locator('[data-testid="review-comment"]').innerText(), /sent/);
     assert.ok(await page.locator('[data-testid="review-send"]').isDisabled(), "nothing left to send");
+    // The agent goes on working: its listing follows without a refresh (the server watches
+    // the worktree and says when it changed).
+    writeFileSync(join(adaTree.path, "extra.rs"), "// more\n");
+    await waitUntil(async () => /2 file/.test(await item.innerText()), "the listing did not follow the worktree", 20000);
     assert.deepEqual(pageErrors, []);
   });
 });

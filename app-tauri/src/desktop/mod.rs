@@ -30,6 +30,8 @@ struct Desktop {
     owner: Mutex<Option<Owner>>,
     /// Its file-drop door, closed first at exit.
     door: Mutex<Option<FileDrop>>,
+    /// The watch on the agents' worktrees (their Review follows their work).
+    _worktree_watch: Option<idea_infrastructure::git::WorktreeWatch>,
     /// This window's attachment per session (the window attaches each terminal once).
     attachments: Mutex<Attachments>,
 }
@@ -220,12 +222,17 @@ pub fn run(dir: &Path) -> Result<(), ServerError> {
         Err(e) => return Err(owner::lock_failure(e)),
     };
     let door = project.as_ref().ok().and_then(idea_server::filedrop::open);
+    let worktree_watch = project
+        .as_ref()
+        .ok()
+        .and_then(idea_server::worktree_watch::open);
     let events = project.as_ref().ok().map(|p| p.events.clone());
     let app = tauri::Builder::default()
         .manage(Desktop {
             project,
             owner: Mutex::new(owner),
             door: Mutex::new(door),
+            _worktree_watch: worktree_watch,
             attachments: Mutex::default(),
         })
         .invoke_handler(tauri::generate_handler![

@@ -635,3 +635,25 @@ pub fn remove(deps: &Deps, agent: &str) -> AppResult<Removed> {
         summary,
     })
 }
+
+/// The worktrees to watch for the Review: each agent's that is not archived, by agent id (no
+/// git involved: read often).
+pub fn watched(deps: &Deps) -> Vec<(String, PathBuf)> {
+    let Ok(agents) = crate::agents::list(deps) else {
+        return Vec::new();
+    };
+    agents
+        .iter()
+        .filter(|a| a.worktree.as_ref().is_some_and(|w| !w.archived))
+        .filter_map(|a| Some((a.agent_id.to_string(), folder_of(deps, a).ok()?)))
+        .collect()
+}
+
+/// Tells every client that an agent's worktree changed on disk (its Review is stale).
+pub fn changed_on_disk(deps: &Deps, agent_id: &str) {
+    if let Ok(uuid) = agent_id.parse() {
+        deps.publish(idea_domain::DomainEvent::WorktreeChanged {
+            agent_id: AgentId(uuid),
+        });
+    }
+}

@@ -17,6 +17,7 @@ pub mod paths;
 mod project;
 mod rpc;
 pub mod serve;
+pub mod worktree_watch;
 
 pub use error::ServerError;
 pub use project::{OpenProject, Opener};

@@ -15,6 +15,7 @@ mod review;
 mod run;
 mod setup;
 mod snapshot;
+mod watch;
 mod worktree;
 
 pub use archive::{archive_worktree, behind_base, restore_worktree, wip_ref};
@@ -25,4 +26,5 @@ pub use review::{FileChange, changed_files};
 pub use run::{Git, GitError, MIN_VERSION, version};
 pub use setup::{Included, WORKTREE_INCLUDE, copy_included, link_folders};
 pub use snapshot::{save_work_in_progress, snapshot_tree};
+pub use watch::{OnChange, WorktreeList, WorktreeWatch, watch_worktrees};
 pub use worktree::{WorktreeInfo, add_worktree, list_worktrees, resolve_commit};
