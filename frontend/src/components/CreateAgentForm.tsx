@@ -17,6 +17,9 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
   const [template, setTemplate] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  // Where it works: the project's own tree (default), or a worktree of its own.
+  const [ownBranch, setOwnBranch] = useState(false);
+  const [base, setBase] = useState("");
 
   useEffect(() => {
     if (picked && data.profilesById.has(profileId)) return;
@@ -33,6 +36,16 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
     try {
       const agent = await request("createAgent", { name: name.trim(), profileId, ...(template ? { template } : {}) });
       localStorage.setItem(LAST_PROFILE_KEY, profileId);
+      if (ownBranch) {
+        try {
+          await request("createWorktree", { agentId: agent.agentId, base: base.trim() || undefined });
+        } catch (e) {
+          // The agent exists; its branch can be made from the Branches panel once fixed.
+          setError(e);
+          onCreated(agent);
+          return;
+        }
+      }
       setName("");
       onCreated(agent);
     } catch (e) {
@@ -87,6 +100,16 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
         </select>
       </label>
       {chosenTemplate && <p className="hint">{chosenTemplate.summary}</p>}
+      <label className="checkbox">
+        <input type="checkbox" data-testid="create-agent-own-branch" checked={ownBranch} onChange={(e) => setOwnBranch(e.target.checked)} />
+        <span>Work on its own branch (a git worktree outside the project)</span>
+      </label>
+      {ownBranch && (
+        <label>
+          <span>Base</span>
+          <input data-testid="create-agent-base" value={base} placeholder="the current branch" onChange={(e) => setBase(e.target.value)} />
+        </label>
+      )}
       {data.profileProblems.length > 0 && (
         <p className="hint warning" title={data.profileProblems.map((p) => `${p.source}: ${p.message}`).join("\n")}>
           {data.profileProblems.length} user profile{data.profileProblems.length > 1 ? "s" : ""} could not be loaded.
