@@ -2,7 +2,7 @@
 //! chosen base, the Review listing, overlaps, squashing into the user's checkout, archive and
 //! restore, and a launch that works in the worktree.
 
-use crate::support::{GitWorld, git_world};
+use crate::support::{GitWorld, git, git_world};
 use idea_application::agents::{self, NewAgent};
 use idea_application::{ErrorCode, worktrees};
 use idea_domain::{Agent, ProfileId};
@@ -20,19 +20,15 @@ fn agent(w: &GitWorld, name: &str) -> Agent {
     .unwrap()
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let ran = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        ran.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ran.stderr)
-    );
-    String::from_utf8_lossy(&ran.stdout).trim().to_owned()
+/// Ada and Bob, each in a worktree of their own, both changing `lib.rs`'s second line.
+fn two_agents_on_lib_rs(w: &GitWorld) -> (std::path::PathBuf, std::path::PathBuf) {
+    agent(w, "Ada");
+    agent(w, "Bob");
+    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
+    let bob = worktrees::create(&w.deps, "Bob", None).unwrap().path;
+    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    std::fs::write(bob.join("lib.rs"), "fn one() {}\nfn bob() {}\n").unwrap();
+    (ada, bob)
 }
 
 fn code(e: &idea_application::AppError) -> &'static str {
@@ -103,14 +99,9 @@ fn a_bad_base_and_a_folder_that_is_not_a_repository_get_their_codes() {
 #[test]
 fn the_review_lists_committed_and_untracked_changes_and_two_agents_overlap() {
     let w = git_world();
-    agent(&w, "Ada");
-    agent(&w, "Bob");
-    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
-    let bob = worktrees::create(&w.deps, "Bob", None).unwrap().path;
-    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    let (ada, _) = two_agents_on_lib_rs(&w);
     git(&ada, &["commit", "-q", "-am", "ada"]);
     std::fs::write(ada.join("notes.md"), "untracked\n").unwrap();
-    std::fs::write(bob.join("lib.rs"), "fn one() {}\nfn bob() {}\n").unwrap();
     let all = worktrees::list(&w.deps).unwrap();
     let ada_status = all.iter().find(|s| s.agent_name == "Ada").unwrap();
     let files: Vec<(&str, &str, Option<u64>)> = ada_status
@@ -138,13 +129,8 @@ fn the_review_lists_committed_and_untracked_changes_and_two_agents_overlap() {
 fn a_squash_goes_into_a_clean_checkout_and_is_refused_for_a_dirty_one() {
     let w = git_world();
     let root = w.dir.path();
-    agent(&w, "Ada");
-    agent(&w, "Bob");
-    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
-    let bob = worktrees::create(&w.deps, "Bob", None).unwrap().path;
-    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    let (ada, _) = two_agents_on_lib_rs(&w);
     std::fs::write(ada.join("new.rs"), "// new\n").unwrap();
-    std::fs::write(bob.join("lib.rs"), "fn one() {}\nfn bob() {}\n").unwrap();
     let before = git(root, &["rev-parse", "main"]);
 
     // Dirty checkout of main: refused, nothing moves.

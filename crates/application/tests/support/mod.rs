@@ -525,22 +525,26 @@ pub struct GitWorld {
     pub terminals: Arc<FakeTerminals>,
 }
 
+/// `git -C dir args`, which must succeed; its output, trimmed.
+pub fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let ran = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    String::from_utf8_lossy(&ran.stdout).trim().to_owned()
+}
+
 pub fn git_world() -> GitWorld {
     let (dir, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let git = |args: &[&str]| {
-        let ran = std::process::Command::new("git")
-            .arg("-C")
-            .arg(dir.path())
-            .args(args)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .unwrap();
-        assert!(
-            ran.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&ran.stderr)
-        );
-    };
+    let git = |args: &[&str]| git(dir.path(), args);
     git(&["init", "-q", "-b", "main"]);
     git(&["config", "user.name", "User"]);
     git(&["config", "user.email", "user@example.com"]);
