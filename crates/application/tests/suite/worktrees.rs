@@ -7,7 +7,6 @@ use idea_application::agents::{self, NewAgent};
 use idea_application::{ErrorCode, worktrees};
 use idea_domain::{Agent, ProfileId};
 use std::path::Path;
-use std::process::Command;
 
 fn agent(w: &GitWorld, name: &str) -> Agent {
     agents::create_from_scratch(
