@@ -468,3 +468,21 @@ fn a_pull_request_without_gh_gives_the_commands_to_run() {
         );
     }
 }
+
+#[test]
+fn idea_s_own_state_committed_in_the_checkout_does_not_make_it_dirty_for_a_squash() {
+    let w = git_world();
+    let root = w.dir.path();
+    // A team that shares its agents commits `.ideai/agents.json`.
+    agent(&w, "Ada");
+    git(root, &["add", "-f", ".ideai/agents.json"]);
+    git(root, &["commit", "-q", "-m", "agents"]);
+    // Making the worktree records it there: the file changes in the user's checkout.
+    let ada = worktrees::create(&w.deps, "Ada", None).unwrap().path;
+    assert!(!git(root, &["status", "--porcelain", "--untracked-files=no"]).is_empty());
+    std::fs::write(ada.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    let done = worktrees::squash(&w.deps, "Ada", None).unwrap();
+    assert_eq!(git(root, &["rev-parse", "main"]), done.commit.unwrap());
+    // The squash did not take the user's change to IdeA's state away.
+    assert!(agents::find(&w.deps, "Ada").unwrap().worktree.is_some());
+}

@@ -197,7 +197,13 @@ impl WorktreeHost for GitWorktrees {
                 "-z",
                 "--untracked-files=no",
             ])?;
-            if !status.is_empty() {
+            // IdeA's own state (`.ideai/agents.json` records the worktree) is no change of the
+            // user's; git's merge still refuses to overwrite it.
+            let dirty = status
+                .split('\0')
+                .filter(|entry| entry.len() > 3)
+                .any(|entry| !entry[3..].starts_with(".ideai/"));
+            if dirty {
                 return Err(WorktreeError::CheckoutDirty(checkout.to_path_buf()));
             }
         }
