@@ -334,17 +334,19 @@ pub fn diff(deps: &Deps, agent: &str, path: &str) -> AppResult<String> {
 /// What squashing the agent's work into its base would do (nothing is changed).
 ///
 /// # Errors
-/// `NO_WORKTREE`, `BASE_NOT_A_BRANCH`, `UNKNOWN_REF`, `GIT_FAILED`, store errors.
+/// `BASE_NOT_A_BRANCH` (a tag, a detached HEAD, a branch deleted since), `NO_WORKTREE`,
+/// `UNKNOWN_REF`, `GIT_FAILED`, store errors.
 pub fn plan_squash(deps: &Deps, agent: &str) -> AppResult<SquashPlan> {
     let (agent, record, dir) = with_worktree(deps, agent)?;
     let root = deps.store.root();
+    let git = &deps.worktrees;
+    // First: a base that is no branch (a tag, a detached HEAD, a branch deleted since).
+    if !git.branch_exists(&root, &record.base_ref)? {
+        return Err(AppError::BaseNotABranch(record.base_ref));
+    }
     let status = status_of(deps, &agent)?;
     if let Some(problem) = status.problem {
         return Err(AppError::NoWorktree(problem));
-    }
-    let git = &deps.worktrees;
-    if !git.branch_exists(&root, &record.base_ref)? {
-        return Err(AppError::BaseNotABranch(record.base_ref));
     }
     Ok(SquashPlan {
         checkout: git.checkout_of(&root, &record.base_ref)?,

@@ -486,3 +486,27 @@ fn idea_s_own_state_committed_in_the_checkout_does_not_make_it_dirty_for_a_squas
     // The squash did not take the user's change to IdeA's state away.
     assert!(agents::find(&w.deps, "Ada").unwrap().worktree.is_some());
 }
+
+#[test]
+fn from_a_detached_head_the_base_is_that_commit_and_a_squash_says_it_needs_a_branch() {
+    let w = git_world();
+    let root = w.dir.path();
+    let head = git(root, &["rev-parse", "HEAD"]);
+    git(root, &["checkout", "-q", "--detach"]);
+    agent(&w, "Ada");
+    let status = worktrees::create(&w.deps, "Ada", None).unwrap();
+    assert_eq!(status.record.base_ref, "HEAD");
+    assert_eq!(status.record.base_commit, head);
+    std::fs::write(status.path.join("lib.rs"), "fn one() {}\nfn ada() {}\n").unwrap();
+    let refused = worktrees::plan_squash(&w.deps, "Ada").unwrap_err();
+    assert_eq!(code(&refused), "BASE_NOT_A_BRANCH");
+    // A base branch deleted since: the same, and nothing changes.
+    git(root, &["checkout", "-q", "main"]);
+    agent(&w, "Bob");
+    git(root, &["branch", "gone"]);
+    worktrees::create(&w.deps, "Bob", Some("gone")).unwrap();
+    git(root, &["branch", "-D", "gone"]);
+    let gone = worktrees::plan_squash(&w.deps, "Bob").unwrap_err();
+    assert_eq!(code(&gone), "BASE_NOT_A_BRANCH");
+    assert_eq!(git(root, &["rev-parse", "main"]), head);
+}
