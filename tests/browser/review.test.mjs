@@ -60,6 +60,9 @@ describe("review", () => {
     const review = page.locator('[data-testid="file-review"]');
     const added = review.getByText("fn two() { todo!() }", { exact: false }).first();
     await added.waitFor({ timeout: 20000 });
+    // Highlighted off the main thread: the library's worker was started.
+    const workers = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => /worker-[^/]*\.js/.test(e.name)).length);
+    assert.ok(workers > 0, "no diff worker loaded");
     await added.click();
     const draft = page.locator('[data-testid="review-draft"]');
     await draft.waitFor();

@@ -99,7 +99,6 @@ export function FileReview({ agent, path, binary }: { agent: Agent | undefined; 
           <p className="hint">Click a line to comment on it.</p>
           <PatchDiff<LineComment | null>
             patch={patch}
-            disableWorkerPool
             options={{
               diffStyle: "unified",
               onLineClick: (props) => setDraft({ side: props.annotationSide, line: props.lineNumber, text: "" }),

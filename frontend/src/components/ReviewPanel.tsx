@@ -9,6 +9,14 @@ import type { WorktreeStatus } from "../generated/WorktreeStatus";
 import { ErrorNotice } from "./ErrorNotice";
 import { FileReview } from "./FileReview";
 import { leavesOf } from "../state/layoutTree";
+import { WorkerPoolContextProvider } from "@pierre/diffs/react";
+import DiffsWorkerUrl from "@pierre/diffs/worker/worker.js?worker&url";
+
+/** Diffs are highlighted off the page's main thread, in one worker (the terminals keep it). */
+const DIFF_WORKERS = {
+  poolOptions: { workerFactory: () => new Worker(DiffsWorkerUrl, { type: "module" }), poolSize: 1 },
+  highlighterOptions: {},
+};
 
 /** Agents on their own branches (docs/worktrees.md): give an agent a worktree, read what it
  * changed, comment lines and send the comments to it, squash its work into the base, archive
@@ -224,7 +232,9 @@ export function ReviewPanel() {
             ))}
           </ul>
           {file && (
-            <FileReview key={`${current.agentId}:${file}`} agent={data.agentsById.get(current.agentId)} path={file} binary={current.changed.find((f) => f.path === file)?.added === undefined} />
+            <WorkerPoolContextProvider {...DIFF_WORKERS}>
+              <FileReview key={`${current.agentId}:${file}`} agent={data.agentsById.get(current.agentId)} path={file} binary={current.changed.find((f) => f.path === file)?.added === undefined} />
+            </WorkerPoolContextProvider>
           )}
         </section>
       )}
