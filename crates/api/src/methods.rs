@@ -43,7 +43,7 @@ methods! {
         errors [AgentNotFound, CorruptFile, NewerSchema, IoError, UnsafePath] => h::update_agent_context;
     /// Deletes an agent (its persona file is kept); refused while it runs.
     DeleteAgent = "deleteAgent" Writes (AgentParams) -> Agent,
-        errors [AgentNotFound, AgentRunning, CorruptFile, NewerSchema, IoError, UnsafePath] => h::delete_agent;
+        errors [AgentNotFound, AgentRunning, WorktreeExists, CorruptFile, NewerSchema, IoError, UnsafePath] => h::delete_agent;
     /// What an agent would be handed if it moved to another engine now (its first ask, its
     /// newest exchanges from its CLI's saved conversation, the uncommitted changes): the user
     /// edits it before `changeAgentProfile`.

@@ -60,7 +60,7 @@ export interface Methods {
   createAgent: { params: CreateAgentParams; result: Agent; errors: "INVALID_NAME" | "AGENT_NAME_TAKEN" | "PROFILE_NOT_FOUND" | "TEMPLATE_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   readAgentContext: { params: AgentParams; result: string; errors: "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   updateAgentContext: { params: UpdateAgentContextParams; result: null; errors: "AGENT_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
-  deleteAgent: { params: AgentParams; result: Agent; errors: "AGENT_NOT_FOUND" | "AGENT_RUNNING" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
+  deleteAgent: { params: AgentParams; result: Agent; errors: "AGENT_NOT_FOUND" | "AGENT_RUNNING" | "WORKTREE_EXISTS" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   draftHandoff: { params: AgentParams; result: Handoff; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   changeAgentProfile: { params: ChangeAgentProfileParams; result: ProfileChanged; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PARAMS" | "COMMAND_NOT_FOUND" | "AGENT_BUSY" | "INVALID_PROFILE" | "SPAWN_FAILED" | "SANDBOX_FAILED" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };
   setLimitPolicy: { params: SetLimitPolicyParams; result: Agent; errors: "AGENT_NOT_FOUND" | "PROFILE_NOT_FOUND" | "INVALID_PARAMS" | "CORRUPT_FILE" | "NEWER_SCHEMA" | "IO_ERROR" | "UNSAFE_PATH" };

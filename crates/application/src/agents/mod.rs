@@ -135,16 +135,26 @@ pub fn update_context(deps: &Deps, id: AgentId, content: &str) -> AppResult<()> 
 }
 
 /// DeleteAgent: removes it from the manifest and from every cell; its `.md` is kept so a
-/// persona is never lost by a click. A running agent must be stopped first.
+/// persona is never lost by a click. A running agent must be stopped first, and an agent with
+/// its own worktree must have it removed first.
 ///
 /// # Errors
-/// `AGENT_NOT_FOUND`, store errors.
+/// `AGENT_NOT_FOUND`, `AGENT_RUNNING`, `WORKTREE_EXISTS`, store errors.
 pub fn delete(deps: &Deps, id: AgentId) -> AppResult<Agent> {
     // Live in a cell, or answering a request.
     if deps.sessions.live_of_agent(id).is_some() || deps.requests.is_answering(id) {
         // Named as the user knows it: the id means nothing to them.
         let name = get(deps, id).map_or_else(|_| id.to_string(), |agent| agent.name.to_string());
         return Err(AppError::AgentRunning(name));
+    }
+    // Its worktree would be left with no one to review, squash or archive it.
+    if let Ok(agent) = get(deps, id)
+        && agent.worktree.is_some()
+    {
+        return Err(AppError::WorktreeExists(format!(
+            "{} (remove it first: the Branches panel, or idea worktree remove \"{}\"; nothing of its work is lost)",
+            agent.name, agent.name
+        )));
     }
     let _guard = deps.lock_state();
     let mut manifest = deps.store.load_manifest()?;

@@ -510,3 +510,18 @@ fn from_a_detached_head_the_base_is_that_commit_and_a_squash_says_it_needs_a_bra
     assert_eq!(code(&gone), "BASE_NOT_A_BRANCH");
     assert_eq!(git(root, &["rev-parse", "main"]), head);
 }
+
+#[test]
+fn an_agent_with_its_own_worktree_is_not_deleted_until_the_worktree_is_removed() {
+    let w = git_world();
+    let ada = agent(&w, "Ada");
+    worktrees::create(&w.deps, "Ada", None).unwrap();
+    let refused = agents::delete(&w.deps, ada.agent_id).unwrap_err();
+    assert_eq!(code(&refused), "WORKTREE_EXISTS");
+    assert!(
+        refused.to_string().contains("idea worktree remove"),
+        "{refused}"
+    );
+    worktrees::remove(&w.deps, "Ada").unwrap();
+    agents::delete(&w.deps, ada.agent_id).unwrap();
+}
