@@ -57,6 +57,7 @@ pub(crate) fn agent_root(deps: &Deps, agent: &Agent) -> AppResult<PathBuf> {
     let Some(record) = &agent.worktree else {
         return Ok(deps.store.root());
     };
+    checked(agent, record)?;
     let dir = folder_of(deps, agent)?;
     if record.archived {
         return Err(AppError::NoWorktree(format!(
@@ -120,8 +121,25 @@ fn with_worktree(deps: &Deps, agent: &str) -> AppResult<(Agent, AgentWorktree, P
     let record = agent.worktree.clone().ok_or_else(|| {
         AppError::NoWorktree(format!("{} works in the project's tree", agent.name))
     })?;
+    checked(&agent, &record)?;
     let dir = folder_of(deps, &agent)?;
     Ok((agent, record, dir))
+}
+
+/// The record as the manifest has it is untrusted: a branch or base git could read as an
+/// option is refused before it reaches git.
+fn checked(agent: &Agent, record: &AgentWorktree) -> AppResult<()> {
+    use idea_domain::worktree::{valid_base_ref, valid_branch};
+    if !valid_branch(&record.branch) || !valid_base_ref(&record.base_ref) {
+        return Err(AppError::Store(idea_domain::ports::StoreError::Corrupt {
+            path: PathBuf::from(".ideai/agents.json"),
+            reason: format!(
+                "{}'s worktree names the branch {:?} and the base {:?}, which IdeA does not hand to git",
+                agent.name, record.branch, record.base_ref
+            ),
+        }));
+    }
+    Ok(())
 }
 
 /// Refused while the agent runs: its worktree is changing under it.
@@ -165,6 +183,9 @@ pub fn create(deps: &Deps, agent: &str, base: Option<&str>) -> AppResult<Worktre
     let root = deps.store.root();
     let git = &deps.worktrees;
     let base_ref = match base.map(str::trim).filter(|b| !b.is_empty()) {
+        Some(base) if !idea_domain::worktree::valid_base_ref(base) => {
+            return Err(idea_domain::worktree::WorktreeError::UnknownRef(base.to_owned()).into());
+        }
         Some(base) => base.to_owned(),
         // The current branch, by name, so "N behind base" follows it; HEAD when detached.
         None => git
@@ -284,6 +305,10 @@ fn status_of(deps: &Deps, agent: &Agent) -> AppResult<WorktreeStatus> {
         overlaps: Vec::new(),
         problem: None,
     };
+    if let Err(refused) = checked(agent, &record) {
+        status.problem = Some(refused.to_string());
+        return Ok(status);
+    }
     if record.archived {
         return Ok(status);
     }

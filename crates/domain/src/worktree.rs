@@ -208,6 +208,18 @@ pub fn branch_name(prefix: &str, agent_slug: &str, taken: impl Fn(&str) -> bool)
         .unwrap_or(first)
 }
 
+/// Whether `name` is a branch name IdeA hands to git as one: what [`branch_name`] makes, and
+/// nothing git could read as an option (a manifest is the repository's: a "branch" named
+/// `--receive-pack=…` would run a program at a push).
+pub fn valid_branch(name: &str) -> bool {
+    !name.is_empty() && !name.ends_with('/') && !name.ends_with('.') && valid_prefix(name)
+}
+
+/// A ref as the user named it for a base: anything git resolves, but never an option.
+pub fn valid_base_ref(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('-') && !name.chars().any(char::is_control)
+}
+
 /// A prefix git accepts in a branch name (`git check-ref-format`'s rules that a prefix can
 /// break): no `..`, no control characters, spaces or `~^:?*[\`, no `//`, not starting with
 /// `/` or `-`, no component starting with `.` or ending in `.lock`.
@@ -270,6 +282,30 @@ mod tests {
         assert_eq!(
             worktree_dir(Path::new("/home/u/.local/share"), "p1", "ada"),
             PathBuf::from("/home/u/.local/share/ideai/worktrees/p1/ada")
+        );
+    }
+
+    #[test]
+    fn a_branch_or_base_that_git_could_read_as_an_option_is_refused() {
+        for good in ["idea/ada", "ada-2", "team/idea-ada"] {
+            assert!(valid_branch(good), "{good}");
+        }
+        for bad in [
+            "",
+            "--receive-pack=/tmp/x",
+            "-x",
+            "a..b",
+            "a b",
+            "x.lock",
+            "a/",
+            ".a",
+            "a~1",
+        ] {
+            assert!(!valid_branch(bad), "{bad:?}");
+        }
+        assert!(valid_base_ref("main") && valid_base_ref("HEAD~2") && valid_base_ref("v1.0"));
+        assert!(
+            !valid_base_ref("--output=/tmp/x") && !valid_base_ref("") && !valid_base_ref("a\nb")
         );
     }
 

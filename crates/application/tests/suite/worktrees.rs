@@ -525,3 +525,43 @@ fn an_agent_with_its_own_worktree_is_not_deleted_until_the_worktree_is_removed()
     worktrees::remove(&w.deps, "Ada").unwrap();
     agents::delete(&w.deps, ada.agent_id).unwrap();
 }
+
+/// Regression (an attacker's repository): a branch named like an option in a committed
+/// `.ideai/agents.json` would have run a program at `git push --receive-pack=…`.
+#[test]
+fn a_manifest_whose_branch_git_would_read_as_an_option_is_refused_before_git_sees_it() {
+    let w = git_world();
+    let ada = agent(&w, "Ada");
+    worktrees::create(&w.deps, "Ada", None).unwrap();
+    let store = idea_infrastructure::store::FsProjectStore::new(w.dir.path());
+    let proof = w.data.path().join("pwned");
+    let mut manifest = idea_domain::ports::ProjectStore::load_manifest(&store).unwrap();
+    let entry = manifest
+        .entries
+        .iter_mut()
+        .find(|a| a.agent_id == ada.agent_id)
+        .unwrap();
+    entry.worktree.as_mut().unwrap().branch = format!("--receive-pack=touch {}", proof.display());
+    idea_domain::ports::ProjectStore::save_manifest(&store, &manifest).unwrap();
+
+    for refused in [
+        worktrees::pull_request(&w.deps, "Ada").unwrap_err(),
+        worktrees::remove(&w.deps, "Ada").unwrap_err(),
+        worktrees::squash(&w.deps, "Ada", None).unwrap_err(),
+    ] {
+        assert_eq!(code(&refused), "CORRUPT_FILE", "{refused}");
+    }
+    // Listed with the reason; the other agents' listings are unaffected.
+    let listed = worktrees::list(&w.deps).unwrap();
+    assert!(
+        listed[0]
+            .problem
+            .as_deref()
+            .is_some_and(|p| p.contains("does not hand to git"))
+    );
+    assert!(!proof.exists());
+    // A base named like an option is refused at creation too.
+    agent(&w, "Bob");
+    let option = worktrees::create(&w.deps, "Bob", Some("--upload-pack=x")).unwrap_err();
+    assert_eq!(code(&option), "UNKNOWN_REF");
+}
