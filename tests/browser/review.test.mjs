@@ -1,7 +1,7 @@
 // An agent's own branch, reviewed in the UI: the Branches tab lists the agent's worktree (made
 // over the API from a real git repository), a click shows a file's diff rendered by
 // @pierre/diffs, a line gets a comment, and "Send" pastes the comments as one Markdown block
-// into the fake agent's live terminal, once (its REPL answers each line it receives); the
+// into the fake agent's live terminal, once (a reload before sending keeps it) (its REPL answers each line it receives); the
 // comment is then marked sent. Another agent changing the same file shows the overlap; a
 // file the agent writes later shows up by itself.
 
@@ -70,6 +70,13 @@ describe("review", () => {
     await draft.press("Enter").catch(() => undefined);
     await page.locator(".review-draft button[type=submit]").click();
     await page.locator('[data-testid="review-comment"]').waitFor();
+
+    // A reload keeps the comments not sent yet.
+    await page.reload();
+    await page.locator('[data-testid="side-tab-branches"]').click();
+    await item.locator("button").first().click();
+    await page.locator('[data-testid="review-file"]', { hasText: "lib.rs" }).click();
+    assert.match(await page.locator('[data-testid="review-comment"]').innerText({ timeout: 20000 }), /unique-review-remark/);
 
     await page.locator('[data-testid="review-send"]').click();
     await waitUntil(async () => (await terminalText(page, session.sessionId)).includes("you said: unique-review-remark"), "the block reached the agent", 20000);

@@ -18,7 +18,10 @@ export function FileReview({ agent, path, binary }: { agent: Agent | undefined; 
   const { sessions } = useWorkspace();
   const [patch, setPatch] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [comments, setComments] = useState<LineComment[]>([]);
+  // Kept in the browser until sent, so that a reload does not lose a review in progress.
+  const storeKey = agent ? `idea.review.${agent.agentId}.${path}` : null;
+  const [comments, setComments] = useState<LineComment[]>(() => loadComments(storeKey));
+  useEffect(() => saveComments(storeKey, comments), [storeKey, comments]);
   const [draft, setDraft] = useState<{ side: Side; line: number; text: string } | null>(null);
   const [showAnyway, setShowAnyway] = useState(false);
   const [waiting, setWaiting] = useState<string | null>(null);
@@ -143,6 +146,24 @@ export function FileReview({ agent, path, binary }: { agent: Agent | undefined; 
       </div>
     </div>
   );
+}
+
+function loadComments(key: string | null): LineComment[] {
+  if (!key) return [];
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(key) ?? "[]");
+    return Array.isArray(saved) ? (saved as LineComment[]).filter((c) => typeof c?.text === "string" && typeof c?.line === "number") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Unsent comments are kept; once all are sent the file's entry goes. */
+function saveComments(key: string | null, comments: LineComment[]): void {
+  if (!key) return;
+  const unsent = comments.filter((c) => !c.sent);
+  if (unsent.length === 0) localStorage.removeItem(key);
+  else localStorage.setItem(key, JSON.stringify(unsent));
 }
 
 /** A bracketed paste of `block`, then Enter, into the agent's terminal. */
