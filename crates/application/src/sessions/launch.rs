@@ -240,6 +240,13 @@ fn remember_on_cell(
     tree.assign_agent(cell.node_id, Some(agent_id))?;
     tree.set_conversation(cell.node_id, conversation_id, engine_session_id)?;
     deps.store.save_layouts(&layouts)?;
+    // After `sessionStarted`: a client that read the layouts on that event may have read them
+    // before this save (found under load: the cell never learnt whose session it showed).
+    deps.publish(idea_domain::DomainEvent::CellAgentAssigned {
+        layout_id: cell.layout_id,
+        node_id: cell.node_id,
+        agent_id: Some(agent_id),
+    });
     Ok(())
 }
 

@@ -80,7 +80,18 @@ fn launch_assigns_a_session_id_and_stores_it_on_the_cell() {
         text.contains("# Your persona: Ada") && text.contains("private run directory"),
         "{text}"
     );
-    assert!(w.events.take().iter().any(|e| matches!(e, DomainEvent::SessionStarted { session } if session.session_id == info.session_id)));
+    let events = w.events.take();
+    let started = events
+        .iter()
+        .position(|e| matches!(e, DomainEvent::SessionStarted { session } if session.session_id == info.session_id))
+        .expect("sessionStarted");
+    // Regression (found under load): the cell's leaf names the agent only once the session
+    // runs; a client that read the layouts on `sessionStarted` must hear of it afterwards.
+    let assigned = events
+        .iter()
+        .rposition(|e| matches!(e, DomainEvent::CellAgentAssigned { node_id, agent_id: Some(a), .. } if *node_id == cell && *a == ada.agent_id))
+        .expect("cellAgentAssigned");
+    assert!(assigned > started, "{events:?}");
 }
 
 #[test]
