@@ -53,6 +53,11 @@ const GAP_MAX_MS = 1000;
  *  control holds their programs to the page's pace. */
 const SKIP_AT = 16 * 1024;
 const SKIP_EVERY_MS = 1000;
+/** While the user types (a keystroke less than `TYPING_MS` ago), the terminals not typed into
+ *  are served at most every `TYPING_GAP_MS`: their redraws then leave the page's main thread
+ *  free for the echo. */
+const TYPING_MS = 1000;
+const TYPING_GAP_MS = 150;
 /** A frame is ticked by this timer when the browser draws none (a page in the background). */
 const FALLBACK_MS = 100;
 
@@ -96,6 +101,8 @@ class Pacer {
   private averageInterval = 16;
   private adaptedAt = 0;
   private othersServedAt = 0;
+  /** When the user last typed into a terminal (ms). */
+  private typedAt = -Infinity;
 
   /** Output arrived for `target`. */
   push(target: Paced, bytes: Uint8Array): void {
@@ -135,6 +142,7 @@ class Pacer {
     const entry = this.entry(target);
     const now = performance.now();
     entry.urgentUntil = now + URGENT_MS;
+    this.typedAt = now;
     this.skipIfBehind(target, entry, now);
   }
 
@@ -215,7 +223,8 @@ class Pacer {
     }
     // The others in turn, a few a frame: each gets a slot's share of what the budget has left.
     const others = waiting.filter(([, entry]) => !entry.writing && entry.queued > 0);
-    const due = now - this.othersServedAt >= this.gap;
+    const gap = now - this.typedAt < TYPING_MS ? Math.max(this.gap, TYPING_GAP_MS) : this.gap;
+    const due = now - this.othersServedAt >= gap;
     const served = due ? Math.min(this.slots, others.length) : 0;
     if (served > 0) this.othersServedAt = now;
     const share = Math.max(1024, Math.floor((this.budget - this.spent) / Math.max(1, served)));
