@@ -174,6 +174,13 @@ pub fn open_project(dir: &Path) -> AppResult<OpenProject> {
         clock: Arc::new(SystemClock),
         mcp_bridge: mcp_bridge(),
         worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
+        knowledge: Arc::new(idea_infrastructure::knowledge::FsKnowledgeStore::new(
+            path.as_path(),
+            Some(user_dir()),
+        )),
+        tool_processes: Arc::new(idea_infrastructure::tools::ProcessToolRunner::new(
+            sandbox_helper(),
+        )),
     }));
     Ok(OpenProject { path, deps, events })
 }

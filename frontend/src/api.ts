@@ -137,6 +137,14 @@ const DESCRIBE: { [C in ErrorCode]: (error: Extract<ApiError, { code: C }>) => s
   NO_WORKTREE: ({ message: m }) => capitalise(m),
   WORKTREE_EXISTS: ({ message: m }) => capitalise(m),
   BASE_NOT_A_BRANCH: ({ message: m }) => capitalise(m),
+  SKILL_NOT_FOUND: ({ message: m }) => capitalise(m),
+  SKILL_EXISTS: ({ message: m }) => capitalise(m),
+  INVALID_SKILL: ({ message: m }) => capitalise(m),
+  MEMORY_NOT_FOUND: ({ message: m }) => capitalise(m),
+  TOOL_NOT_FOUND: ({ message: m }) => capitalise(m),
+  INVALID_TOOL_ARGS: ({ message: m }) => capitalise(m),
+  TOOL_DENIED: ({ message: m }) => capitalise(m),
+  TOOL_FAILED: ({ message: m }) => capitalise(m),
 };
 
 function capitalise(text: string): string {

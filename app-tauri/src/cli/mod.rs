@@ -5,7 +5,9 @@ mod doctor;
 mod hook;
 mod mcp_server;
 pub mod sandbox;
-pub mod worktree;
+pub mod skill;
+mod tool;
+mod worktree;
 
 use crate::compose::OPENER;
 use clap::{Parser, Subcommand};
@@ -89,6 +91,12 @@ pub enum Command {
     /// Agents on their own branches: git worktrees, their diffs, merging back, archiving.
     #[command(subcommand)]
     Worktree(worktree::WorktreeCommand),
+    /// Skills written once, delivered natively to every agent's CLI.
+    #[command(subcommand)]
+    Skill(skill::SkillCommand),
+    /// The project's tools (.ideai/tools), served to every agent over MCP.
+    #[command(subcommand)]
+    Tool(tool::ToolCommand),
     /// The helper of every sandboxed process: applies the plan (--plan FILE, else
     /// $IDEA_SANDBOX_PLAN) to itself, then execs CMD. Exit 125 when the plan cannot be
     /// enforced (CMD not started).
@@ -119,6 +127,8 @@ impl Command {
             Self::Hook { .. } => "hook",
             Self::Sandbox(_) => "sandbox",
             Self::Worktree(_) => "worktree",
+            Self::Skill(_) => "skill",
+            Self::Tool(_) => "tool",
             Self::SandboxExec { .. } => "sandbox-exec",
         }
     }
@@ -207,6 +217,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Sandbox(args) => sandbox::run(args),
         Command::Worktree(command) => worktree::run(command),
+        Command::Skill(command) => skill::run(command),
+        Command::Tool(command) => tool::run(command),
         Command::SandboxExec { probe: true, .. } => sandbox::probe(),
         Command::SandboxExec { plan, command, .. } => Err(sandbox::exec(plan.as_deref(), &command)),
     }

@@ -2,7 +2,6 @@
 //! the result type its declaration in [`crate::methods`] names.
 
 use crate::params::*;
-use idea_application::agents::templates::{PersonaTemplate, TEMPLATES};
 use idea_application::agents::{self, NewAgent};
 use idea_application::layouts::{self, MoveCell};
 use idea_application::orchestrator::{self, Ask};
@@ -37,10 +36,6 @@ pub(crate) fn list_profiles(deps: &Deps, (): ()) -> AppResult<ProfilesAnswer> {
         problems: deps.profiles.problems(),
         missing,
     })
-}
-
-pub(crate) fn list_templates(_: &Deps, (): ()) -> AppResult<Vec<PersonaTemplate>> {
-    Ok(TEMPLATES.to_vec())
 }
 
 pub(crate) fn list_agents(deps: &Deps, (): ()) -> AppResult<Vec<Agent>> {

@@ -12,6 +12,7 @@
 mod table;
 mod attachments;
 mod handlers;
+pub mod knowledge;
 pub mod methods;
 pub mod order;
 pub mod params;

@@ -4,15 +4,22 @@
 //! `Queues`, see [`crate::Effect`]) orders it among its client's calls on every transport.
 
 use crate::handlers as h;
+use crate::knowledge::{self as k, *};
 use crate::params::*;
 use idea_application::agents::ProfileChanged;
-use idea_application::agents::templates::PersonaTemplate;
+use idea_application::agents::templates::Template;
+use idea_application::knowledge::memory::MemoryView;
+use idea_application::knowledge::skills::{SkillDraft, SkillEdit};
+use idea_application::knowledge::tools::{ToolCallResult, ToolsView};
 use idea_application::permissions::PermissionsView;
 use idea_application::sessions::ResumableAgent;
 use idea_domain::handoff::Handoff;
+use idea_domain::knowledge::SkillListing;
 use idea_domain::layout::{Layouts, NamedLayout};
+use idea_domain::memory::{MemoryEntry, MemoryHit};
 use idea_domain::orchestrator::{AskAnswer, RequestRecord};
 use idea_domain::resume::ScheduledResume;
+use idea_domain::skill::Skill;
 use idea_domain::terminal::SessionInfo;
 use idea_domain::worktree::{PullRequest, RebaseOutcome, Removed, SquashPlan, WorktreeStatus};
 use idea_domain::{Agent, CellRef, NodeId, Project};
@@ -26,8 +33,10 @@ methods! {
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::get_project;
     /// The runtime profiles (built-ins merged with the user's file) and the user file's problems.
     ListProfiles = "listProfiles" Reads (()) -> ProfilesAnswer, errors [] => h::list_profiles;
-    /// The persona templates an agent can start from.
-    ListTemplates = "listTemplates" Reads (()) -> Vec<PersonaTemplate>, errors [] => h::list_templates;
+    /// The persona templates an agent can start from: the project's own
+    /// (`.ideai/templates/<id>.md`, with the skills an agent made from it gets), then the
+    /// built-ins they do not replace.
+    ListTemplates = "listTemplates" Reads (()) -> Vec<Template>, errors [] => k::list_templates;
     /// The project's agents.
     ListAgents = "listAgents" Reads (()) -> Vec<Agent>,
         errors [CorruptFile, NewerSchema, IoError, UnsafePath] => h::list_agents;
@@ -219,6 +228,69 @@ methods! {
     RemoveWorktree = "removeWorktree" Writes (AgentParams) -> Removed,
         errors [AgentNotFound, NoWorktree, AgentRunning, RebaseInProgress, GitUnavailable,
                 GitFailed, CorruptFile, IoError] => h::remove_worktree;
+    /// `.ideai/CONTEXT.md`: what every agent is told before its persona (empty when none).
+    ReadProjectContext = "readProjectContext" Reads (()) -> String,
+        errors [UnsafePath, CorruptFile, IoError] => k::read_project_context;
+    /// Replaces `.ideai/CONTEXT.md` (an empty text removes it); agents get it at their next
+    /// launch or turn.
+    UpdateProjectContext = "updateProjectContext" Writes (ContextText) -> (),
+        errors [UnsafePath, IoError] => k::update_project_context;
+    /// Every skill: the project's (`.ideai/skills`), the user's (`~/.ideai/skills`) and the
+    /// project's own `.claude/skills` and `.agents/skills` (found, read in place), with the
+    /// broken ones and why.
+    ListSkills = "listSkills" Reads (()) -> SkillListing, errors [] => k::list_skills;
+    /// One skill by name: the project's, else the user's, else a found one.
+    ShowSkill = "showSkill" Reads (SkillName) -> Skill, errors [SkillNotFound] => k::show_skill;
+    /// A skill's whole `SKILL.md`, for editing.
+    ReadSkillFile = "readSkillFile" Reads (SkillAt) -> String,
+        errors [SkillNotFound, InvalidSkill, UnsafePath, CorruptFile, IoError] => k::read_skill_file;
+    /// Writes a new skill (`SKILL.md` with `name` and `description`, then the body).
+    CreateSkill = "createSkill" Writes (SkillDraft) -> Skill,
+        errors [InvalidSkill, SkillExists, UnsafePath, IoError] => k::create_skill;
+    /// Replaces a skill's `SKILL.md`; refused (nothing written) unless it reads as a skill.
+    UpdateSkill = "updateSkill" Writes (SkillEdit) -> Skill,
+        errors [SkillNotFound, InvalidSkill, UnsafePath, IoError] => k::update_skill;
+    /// Removes a skill's folder and unassigns it from every agent.
+    DeleteSkill = "deleteSkill" Writes (SkillInScope) -> (),
+        errors [SkillNotFound, InvalidSkill, UnsafePath, CorruptFile, IoError] => k::delete_skill;
+    /// Copies a found skill (`.claude/skills`, `.agents/skills`) into `.ideai/skills`.
+    AdoptSkill = "adoptSkill" Writes (SkillAt) -> Skill,
+        errors [SkillNotFound, SkillExists, InvalidSkill, UnsafePath, CorruptFile, IoError] => k::adopt_skill;
+    /// Gives an agent a skill, after its others (delivered at its next launch or turn).
+    AssignSkill = "assignSkill" Writes (SkillAssignment) -> Agent,
+        errors [AgentNotFound, SkillNotFound, CorruptFile, IoError] => k::assign_skill;
+    /// Takes a skill from an agent; the others keep their order.
+    UnassignSkill = "unassignSkill" Writes (SkillAssignment) -> Agent,
+        errors [AgentNotFound, CorruptFile, IoError] => k::unassign_skill;
+    /// Every memory entry (`.ideai/memory/`), most useful first, and the unreadable ones.
+    ListMemory = "listMemory" Reads (()) -> MemoryView, errors [] => k::list_memory;
+    /// One memory entry.
+    ReadMemory = "readMemory" Reads (MemorySlug) -> MemoryEntry, errors [MemoryNotFound] => k::read_memory;
+    /// Entries whose title, hook or body hold the query's words, best first.
+    SearchMemory = "searchMemory" Reads (MemoryQuery) -> Vec<MemoryHit>, errors [] => k::search_memory;
+    /// Creates (no slug) or replaces a memory entry, recording who wrote it; the index follows.
+    WriteMemory = "writeMemory" Writes (WriteMemoryParams) -> MemoryEntry,
+        errors [InvalidParams, MemoryNotFound, UnsafePath, IoError] => k::write_memory;
+    /// Removes a memory entry; the index follows.
+    DeleteMemory = "deleteMemory" Writes (MemorySlug) -> (),
+        errors [InvalidParams, MemoryNotFound, UnsafePath, IoError] => k::delete_memory;
+    /// Every project tool (`.ideai/tools`, `~/.ideai/tools`), the broken ones, the last runs
+    /// and the calls waiting for the user.
+    ListTools = "listTools" Reads (()) -> ToolsView, errors [] => k::list_tools;
+    /// Runs a project tool, for an agent (its rules and sandbox apply; an `ask` waits for
+    /// the user) or for the user. Declared `Reads`: a run may take minutes and changes no
+    /// state of IdeA's, so the client's other calls do not wait for it.
+    CallTool = "callTool" Reads (CallToolParams) -> ToolCallResult,
+        errors [ToolNotFound, InvalidToolArgs, ToolDenied, ToolFailed, AgentNotFound,
+                SandboxFailed, CorruptFile, IoError] => k::call_tool;
+    /// The permission rules on an agent's call of one of IdeA's own MCP tools: only rules
+    /// naming the tool apply; `ask` waits for the user. Called by the MCP server before each
+    /// `idea_*` tool; `Reads`, as it may wait minutes.
+    AuthorizeToolCall = "authorizeToolCall" Reads (AuthorizeToolParams) -> (),
+        errors [AgentNotFound, ToolDenied, CorruptFile, IoError] => k::authorize_tool_call;
+    /// Allows once, or denies, an agent's tool call waiting for the user.
+    AnswerToolApproval = "answerToolApproval" Writes (ToolApprovalAnswer) -> (),
+        errors [InvalidParams] => k::answer_tool_approval;
     /// Brings an archived worktree back on its branch, with its uncommitted work.
     RestoreWorktree = "restoreWorktree" Writes (AgentParams) -> WorktreeStatus,
         errors [AgentNotFound, NoWorktree, UnknownRef, GitUnavailable, GitFailed, CorruptFile,

@@ -29,6 +29,10 @@ pub struct Ports {
     pub sandbox: Arc<dyn SandboxHost>,
     /// git for agents' own worktrees.
     pub worktrees: Arc<dyn WorktreeHost>,
+    /// Skills, memory, project tools, templates and the shared context.
+    pub knowledge: Arc<dyn idea_domain::knowledge::KnowledgeStore>,
+    /// Runs project tools' processes.
+    pub tool_processes: Arc<dyn idea_domain::tool_run::ToolProcesses>,
     /// The user's login shell (`$SHELL`), for shell cells and `{loginShell}` profiles.
     pub login_shell: String,
     /// The time (usage-limit resets, resumes).
@@ -46,6 +50,8 @@ pub struct Deps {
     pub requests: RequestRegistry,
     /// Usage limits the state watchers saw, for the resume scheduler.
     pub resume_inbox: ResumeInbox,
+    /// Project tool calls waiting for the user, and the last runs.
+    pub tool_gate: crate::knowledge::tools::ToolGate,
     /// Serialises read-modify-write cycles on the state files, so two requests in flight
     /// cannot lose each other's change.
     write_lock: Mutex<()>,
@@ -73,6 +79,7 @@ impl Deps {
             sessions: SessionRegistry::default(),
             requests: RequestRegistry::default(),
             resume_inbox: ResumeInbox::default(),
+            tool_gate: Default::default(),
             write_lock: Mutex::new(()),
         }
     }

@@ -88,6 +88,26 @@ pub enum AppError {
     WorktreeExists(String),
     #[error("the base {0} is not a branch: a squash needs a branch to move")]
     BaseNotABranch(String),
+    #[error("no skill \"{0}\" (see `idea skill list`)")]
+    SkillNotFound(String),
+    #[error("a skill named \"{0}\" exists already")]
+    SkillExists(String),
+    /// A skill's name or description the Agent Skills format refuses.
+    #[error("{0}")]
+    InvalidSkill(String),
+    #[error("no memory entry \"{0}\"")]
+    MemoryNotFound(String),
+    #[error("no project tool \"{0}\" (see `idea tool list`)")]
+    ToolNotFound(String),
+    /// A tool call's arguments do not fit the tool's parameters; nothing ran.
+    #[error("{0}")]
+    InvalidToolArgs(String),
+    /// A permission rule (or the user) refused the tool call; nothing ran.
+    #[error("{0}")]
+    ToolDenied(String),
+    /// The tool's program could not start.
+    #[error("{0}")]
+    ToolFailed(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -208,6 +228,14 @@ pub enum ErrorKind {
     NoWorktree,
     WorktreeExists,
     BaseNotABranch,
+    SkillNotFound,
+    SkillExists,
+    InvalidSkill,
+    MemoryNotFound,
+    ToolNotFound,
+    InvalidToolArgs,
+    ToolDenied,
+    ToolFailed,
     Internal,
 }
 
@@ -299,6 +327,14 @@ impl AppError {
             Self::NoWorktree(_) => K::NoWorktree,
             Self::WorktreeExists(_) => K::WorktreeExists,
             Self::BaseNotABranch(_) => K::BaseNotABranch,
+            Self::SkillNotFound(_) => K::SkillNotFound,
+            Self::SkillExists(_) => K::SkillExists,
+            Self::InvalidSkill(_) => K::InvalidSkill,
+            Self::MemoryNotFound(_) => K::MemoryNotFound,
+            Self::ToolNotFound(_) => K::ToolNotFound,
+            Self::InvalidToolArgs(_) => K::InvalidToolArgs,
+            Self::ToolDenied(_) => K::ToolDenied,
+            Self::ToolFailed(_) => K::ToolFailed,
             Self::Internal(_) => K::Internal,
         }
     }

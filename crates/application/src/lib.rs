@@ -5,6 +5,7 @@ pub mod agents;
 pub mod deps;
 pub mod error;
 pub mod filedrop;
+pub mod knowledge;
 pub mod layouts;
 pub mod orchestrator;
 mod pair;

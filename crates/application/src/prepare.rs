@@ -16,7 +16,7 @@ use idea_domain::sandbox::SandboxPlan;
 use std::path::{Path, PathBuf};
 
 /// Memory recall budget in the convention file, in tokens.
-const MEMORY_TOKEN_BUDGET: usize = 2_000;
+const MEMORY_TOKEN_BUDGET: usize = 2_048;
 
 /// Where an agent's CLI is about to start.
 #[derive(Debug, Clone, Copy)]
@@ -203,6 +203,9 @@ pub(crate) fn write_context_files(
     let project_context = deps.store.read_project_context()?;
     let handoff = handoff_for(deps, start);
     let root = start.project_root;
+    let skills = crate::knowledge::skills::assigned(deps, start.agent);
+    let skill_home = deliver_skills(deps, start, &skills)?;
+    let memory = crate::knowledge::memory::recall(deps);
     let text = compose_convention_file(&ConventionInputs {
         agent_name: start.agent.name.as_str(),
         project_root: root,
@@ -210,8 +213,9 @@ pub(crate) fn write_context_files(
         orchestration: Some(orchestration),
         project_context: project_context.as_deref(),
         persona: &persona,
-        skills: &[],
-        memory: &[],
+        skills: &skills,
+        skill_home,
+        memory: &memory,
         memory_token_budget: MEMORY_TOKEN_BUDGET,
         handoff: handoff.as_ref(),
     });
@@ -231,4 +235,30 @@ fn handoff_for(deps: &Deps, start: &AgentStart<'_>) -> Option<Handoff> {
             None
         }
     }
+}
+
+/// Puts exactly the agent's skills where its CLI loads them (`.claude/skills` or
+/// `.agents/skills` of its run dir), so the CLI's own skill loading, slash commands and skill
+/// tools work. Returns the CLI when it got them natively; `None` (a CLI without skills, or one
+/// working in the project's own folder, which IdeA does not write into) puts their bodies in
+/// the convention file instead. A skill that cannot be copied is left out and logged.
+///
+/// # Errors
+/// Store errors on the run dir itself.
+fn deliver_skills(
+    deps: &Deps,
+    start: &AgentStart<'_>,
+    skills: &[idea_domain::skill::Skill],
+) -> AppResult<Option<idea_domain::profile::CliHome>> {
+    let Some(home) = start.profile.home.filter(|_| start.cwd == start.run_dir) else {
+        return Ok(None);
+    };
+    let folder = idea_domain::skill::native_skills_folder(home);
+    for problem in deps
+        .knowledge
+        .deliver_skills(start.run_dir, folder, skills)?
+    {
+        tracing::warn!(agent = %start.agent.name, path = %problem.path, reason = %problem.reason, "skill not delivered");
+    }
+    Ok(Some(home))
 }

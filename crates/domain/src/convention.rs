@@ -3,7 +3,8 @@
 //! under "Convention file".
 
 use crate::memory::MemoryIndexEntry;
-use crate::skill::Skill;
+use crate::profile::CliHome;
+use crate::skill::{Skill, skill_invocation};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -30,6 +31,10 @@ pub struct ConventionInputs<'a> {
     pub persona: &'a str,
     /// Assigned skills, in manifest order.
     pub skills: &'a [Skill],
+    /// The CLI that loads the assigned skills natively from its run dir (they are delivered
+    /// there): the file then only lists them. `None` for a CLI without skills: their bodies
+    /// are written out in full.
+    pub skill_home: Option<CliHome>,
     /// Project memory index, most relevant first.
     pub memory: &'a [MemoryIndexEntry],
     /// Token budget for the memory recall section.
@@ -51,9 +56,12 @@ pub fn compose_convention_file(inputs: &ConventionInputs<'_>) -> String {
         sections.push(format!("# Your persona: {}\n\n{text}", inputs.agent_name));
     }
     if !inputs.skills.is_empty() {
-        sections.push(skills_section(inputs.skills));
+        sections.push(match inputs.skill_home {
+            Some(home) => native_skills_section(inputs.skills, home),
+            None => skills_section(inputs.skills),
+        });
     }
-    if let Some(text) = memory_section(inputs.memory, inputs.memory_token_budget) {
+    if let Some(text) = memory_section(inputs) {
         sections.push(text);
     }
     if let Some(h) = inputs
@@ -95,32 +103,69 @@ fn project_section(inputs: &ConventionInputs<'_>) -> String {
     text
 }
 
+/// Skills the CLI loads itself: what they are for and how to invoke them, no bodies (the
+/// CLI reads a body when the skill is used).
+fn native_skills_section(skills: &[Skill], home: CliHome) -> String {
+    let mut text = String::from(
+        "# Skills\n\nThese skills are installed where your CLI loads them: use one when its \
+         description fits the task.\n",
+    );
+    for skill in skills {
+        let name = skill.name.trim();
+        let invocation = skill_invocation(Some(home), name).unwrap_or_else(|| name.to_owned());
+        let _ = write!(
+            text,
+            "\n- `{invocation}` — {}",
+            one_line(&skill.description)
+        );
+    }
+    text
+}
+
+/// Skills for a CLI without skill support: each in full.
 fn skills_section(skills: &[Skill]) -> String {
     let mut text = String::from("# Skills");
     for skill in skills {
-        let _ = write!(text, "\n\n## {}\n", skill.name.trim());
-        if !skill.description.trim().is_empty() {
-            let _ = write!(text, "\n{}\n", skill.description.trim());
-        }
-        if !skill.body.trim().is_empty() {
-            let _ = write!(text, "\n{}\n", skill.body.trim());
+        let _ = write!(text, "\n\n## {}", skill.name.trim());
+        for part in [skill.description.trim(), skill.body.trim()] {
+            if !part.is_empty() {
+                let _ = write!(text, "\n\n{part}");
+            }
         }
     }
-    text.trim_end().to_owned()
+    text
 }
 
-fn memory_section(entries: &[MemoryIndexEntry], token_budget: usize) -> Option<String> {
-    let header = "# Project memory\n\nNotes kept by the team in `.ideai/memory/`; open one when its hook fits.\n";
-    let mut budget = token_budget
-        .saturating_mul(CHARS_PER_TOKEN)
-        .checked_sub(header.len())?;
+/// The memory index within the token budget (the whole section counts), and how to keep a
+/// note. Left out when there is nothing to recall and no MCP tool to write with, or when
+/// the budget cannot hold even the heading and that sentence.
+fn memory_section(inputs: &ConventionInputs<'_>) -> Option<String> {
+    const HEADER: &str = "# Project memory\n\n";
+    const INTRO: &str =
+        "Notes kept by the team in `.ideai/memory/`; open one when its hook fits.\n";
+    let entries = inputs.memory;
+    let mcp = non_empty(inputs.orchestration).is_some();
+    if entries.is_empty() && !mcp {
+        return None;
+    }
+    let how_to = if mcp {
+        "To keep a lasting note for the team, use the MCP tool `idea_memory_write`."
+    } else {
+        "To keep a lasting note for the team, write it to the project's \
+         `.ideai/memory/<slug>.md` (front matter `title`, `hook` and `type`: user, feedback, \
+         project or reference)."
+    };
+    let note =
+        format!("{how_to} Notes written into this file are lost: IdeA rewrites it at each launch.");
+    let total = inputs.memory_token_budget.saturating_mul(CHARS_PER_TOKEN);
+    let mut budget = total.saturating_sub(HEADER.len() + INTRO.len() + "\n\n".len() + note.len());
     let mut lines = String::new();
     for entry in entries {
         let line = format!(
             "\n- **{}** ({}): {} — `.ideai/memory/{}.md`",
-            entry.title,
+            one_line(&entry.title),
             entry.kind.as_str(),
-            entry.hook,
+            one_line(&entry.hook),
             entry.slug
         );
         if line.len() > budget {
@@ -129,7 +174,16 @@ fn memory_section(entries: &[MemoryIndexEntry], token_budget: usize) -> Option<S
         budget -= line.len();
         lines.push_str(&line);
     }
-    (!lines.is_empty()).then(|| format!("{header}{lines}"))
+    if !lines.is_empty() {
+        return Some(format!("{HEADER}{INTRO}{lines}\n\n{note}"));
+    }
+    let short = format!("{HEADER}{note}");
+    (short.len() <= total).then_some(short)
+}
+
+/// The text on one line, runs of white space as one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

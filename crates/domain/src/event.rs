@@ -7,6 +7,18 @@ use crate::terminal::{ExitInfo, SessionInfo, SharedSize};
 use crate::turn::TurnEvent;
 use serde::{Deserialize, Serialize};
 
+/// Which part of what the project shares with every agent changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub enum KnowledgePart {
+    Skills,
+    Memory,
+    Tools,
+    Context,
+    Templates,
+}
+
 /// Something that happened in a project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -21,6 +33,21 @@ pub enum DomainEvent {
     /// An agent's settings changed (what it does at a usage limit).
     #[serde(rename_all = "camelCase")]
     AgentSettingsChanged { agent_id: AgentId },
+    /// Skills, memory, project tools or the shared context changed (by IdeA or on disk).
+    #[serde(rename_all = "camelCase")]
+    KnowledgeChanged { part: KnowledgePart },
+    /// An agent called a project tool (or an `idea_*` tool) that a rule says to ask about:
+    /// it waits until the user answers [`crate::tool_run::ToolApproval`].
+    #[serde(rename_all = "camelCase")]
+    ToolApprovalRequested {
+        approval: crate::tool_run::ToolApproval,
+    },
+    /// The user answered, or the call gave up waiting.
+    #[serde(rename_all = "camelCase")]
+    ToolApprovalResolved { approval_id: String, allowed: bool },
+    /// A project tool ran for an agent.
+    #[serde(rename_all = "camelCase")]
+    ToolRan { run: crate::tool_run::ToolRunRecord },
     /// The agent's worktree was made, squashed, archived or restored.
     #[serde(rename_all = "camelCase")]
     WorktreeChanged { agent_id: AgentId },

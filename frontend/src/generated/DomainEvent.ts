@@ -3,6 +3,7 @@ import type { AgentId } from "./AgentId";
 import type { AgentState } from "./AgentState";
 import type { CellRef } from "./CellRef";
 import type { ExitInfo } from "./ExitInfo";
+import type { KnowledgePart } from "./KnowledgePart";
 import type { LayoutId } from "./LayoutId";
 import type { NodeId } from "./NodeId";
 import type { ProfileId } from "./ProfileId";
@@ -15,13 +16,15 @@ import type { SessionId } from "./SessionId";
 import type { SessionInfo } from "./SessionInfo";
 import type { StateSource } from "./StateSource";
 import type { TerminalSize } from "./TerminalSize";
+import type { ToolApproval } from "./ToolApproval";
+import type { ToolRunRecord } from "./ToolRunRecord";
 import type { TurnEvent } from "./TurnEvent";
 import type { UsageLimit } from "./UsageLimit";
 
 /**
  * Something that happened in a project.
  */
-export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "agentSettingsChanged", agentId: AgentId, } | { "type": "worktreeChanged", agentId: AgentId, } | { "type": "agentProfileChanged", agentId: AgentId, profileId: ProfileId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, 
+export type DomainEvent = { "type": "agentCreated", agentId: AgentId, name: string, } | { "type": "agentContextUpdated", agentId: AgentId, } | { "type": "agentDeleted", agentId: AgentId, } | { "type": "agentSettingsChanged", agentId: AgentId, } | { "type": "knowledgeChanged", part: KnowledgePart, } | { "type": "toolApprovalRequested", approval: ToolApproval, } | { "type": "toolApprovalResolved", approvalId: string, allowed: boolean, } | { "type": "toolRan", run: ToolRunRecord, } | { "type": "worktreeChanged", agentId: AgentId, } | { "type": "agentProfileChanged", agentId: AgentId, profileId: ProfileId, } | { "type": "layoutsChanged", active: LayoutId, } | { "type": "cellAgentAssigned", layoutId: LayoutId, nodeId: NodeId, agentId: AgentId | null, } | { "type": "sessionStarted", session: SessionInfo, } | { "type": "sessionExited", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, exit: ExitInfo, } | { "type": "sessionStateChanged", sessionId: SessionId, agentId: AgentId | null, cell: CellRef | null, state: AgentState, source: StateSource, reason?: string | null, 
 /**
  * The limit, while `state` is `usageLimited`.
  */

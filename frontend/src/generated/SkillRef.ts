@@ -4,4 +4,8 @@ import type { SkillScope } from "./SkillScope";
 /**
  * An agent's reference to a skill, in manifest order.
  */
-export type SkillRef = { scope: SkillScope, skillId: string, };
+export type SkillRef = { scope: SkillScope, 
+/**
+ * The skill's name (its folder).
+ */
+skillId: string, };

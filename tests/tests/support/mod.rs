@@ -134,6 +134,11 @@ pub fn world() -> World {
         clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
         worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
+        knowledge: Arc::new(idea_infrastructure::knowledge::FsKnowledgeStore::new(
+            &root,
+            Some(dir.path().join("home/.ideai")),
+        )),
+        tool_processes: Arc::new(idea_infrastructure::tools::ProcessToolRunner::new(None)),
     }));
     World { dir, deps, events }
 }

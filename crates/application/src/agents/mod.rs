@@ -15,7 +15,6 @@ use crate::deps::Deps;
 use crate::error::{AppError, AppResult};
 use idea_domain::layout::Layouts;
 use idea_domain::{Agent, AgentId, AgentName, AgentOrigin, DomainEvent, ProfileId};
-use templates::PersonaTemplate;
 
 /// What the user gives to create an agent.
 #[derive(Debug, Clone)]
@@ -37,14 +36,29 @@ pub fn create_from_scratch(deps: &Deps, new: NewAgent) -> AppResult<Agent> {
 /// # Errors
 /// As [`create_from_scratch`], plus `TEMPLATE_NOT_FOUND`.
 pub fn create_from_template(deps: &Deps, new: NewAgent, template_id: &str) -> AppResult<Agent> {
-    let template: &PersonaTemplate = templates::template(template_id).ok_or_else(|| {
-        let known: Vec<_> = templates::TEMPLATES.iter().map(|t| t.id).collect();
+    let all = templates::all(deps);
+    let template = all.iter().find(|t| t.id == template_id).ok_or_else(|| {
+        let known: Vec<_> = all.iter().map(|t| t.id.as_str()).collect();
         AppError::TemplateNotFound(template_id.to_owned(), known.join(", "))
     })?;
     let origin = AgentOrigin::Template {
-        template: template.id.to_owned(),
+        template: template.id.clone(),
     };
-    create(deps, new, origin, |name| templates::render(template, name))
+    let agent = create(deps, new, origin, |name| {
+        template.body.replace("{name}", name)
+    })?;
+    // Its skills, as far as they exist: a template naming a skill the project lacks still
+    // makes the agent (the skill is logged as missing).
+    let mut agent = agent;
+    for skill in &template.skills {
+        match crate::knowledge::skills::assign(deps, &agent.agent_id.to_string(), skill) {
+            Ok(updated) => agent = updated,
+            Err(e) => {
+                tracing::warn!(template = %template.id, %skill, error = %e, "a template's skill was not assigned")
+            }
+        }
+    }
+    Ok(agent)
 }
 
 fn create(

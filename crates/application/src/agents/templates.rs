@@ -80,3 +80,53 @@ pub fn render(template: &PersonaTemplate, name: &str) -> String {
 pub fn scratch_persona(name: &str) -> String {
     format!("# {name}\n\nDescribe this agent's role, what it owns and how it works.\n")
 }
+
+/// A template as offered: a built-in, or the project's own (`.ideai/templates/<id>.md`, which
+/// wins over a built-in of the same id).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Template {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    /// Markdown; `{name}` is replaced by the agent's name.
+    pub body: String,
+    /// Skills an agent made from it is assigned, in order.
+    pub skills: Vec<String>,
+    /// The project's own, not a built-in.
+    pub project: bool,
+}
+
+/// Every template: the project's first, then the built-ins it does not replace. A broken
+/// project template is logged and left out.
+pub fn all(deps: &crate::Deps) -> Vec<Template> {
+    let (own, problems) = deps.knowledge.templates();
+    for problem in problems {
+        tracing::warn!(path = %problem.path, reason = %problem.reason, "template skipped");
+    }
+    let mut all: Vec<Template> = own
+        .into_iter()
+        .map(|t| Template {
+            id: t.id,
+            title: t.title,
+            summary: t.summary,
+            body: t.body,
+            skills: t.skills,
+            project: true,
+        })
+        .collect();
+    for builtin in TEMPLATES {
+        if !all.iter().any(|t| t.id == builtin.id) {
+            all.push(Template {
+                id: builtin.id.to_owned(),
+                title: builtin.title.to_owned(),
+                summary: builtin.summary.to_owned(),
+                body: builtin.body.to_owned(),
+                skills: Vec::new(),
+                project: false,
+            });
+        }
+    }
+    all
+}

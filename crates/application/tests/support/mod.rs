@@ -460,7 +460,6 @@ fn deps_over(
     fakes: Fakes,
 ) -> Deps {
     Deps::new(Ports {
-        store,
         profiles: Arc::new(StaticCatalog),
         events,
         ids: Arc::new(SequentialIds::default()),
@@ -473,6 +472,12 @@ fn deps_over(
         clock: fakes.clock,
         mcp_bridge: None,
         worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
+        knowledge: Arc::new(idea_infrastructure::knowledge::FsKnowledgeStore::new(
+            store.root(),
+            Some(store.root().join("home/.ideai")),
+        )),
+        tool_processes: Arc::new(idea_infrastructure::tools::ProcessToolRunner::new(None)),
+        store,
     })
 }
 

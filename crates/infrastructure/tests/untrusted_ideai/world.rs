@@ -87,11 +87,16 @@ pub fn deps_over(store: Arc<FsProjectStore>, tmp: &Path) -> (Deps, Arc<NoSpawn>)
         sandbox: Arc::new(idea_infrastructure::sandbox::FsSandboxHost::new(
             idea_domain::ports::SandboxEnvironment::default(),
         )),
-        store,
         login_shell: "/bin/sh".into(),
         clock: std::sync::Arc::new(idea_infrastructure::system::SystemClock),
         mcp_bridge: None,
         worktrees: std::sync::Arc::new(idea_infrastructure::git::GitWorktrees),
+        knowledge: Arc::new(idea_infrastructure::knowledge::FsKnowledgeStore::new(
+            idea_domain::ports::ProjectStore::root(store.as_ref()),
+            Some(tmp.join("home/.ideai")),
+        )),
+        tool_processes: Arc::new(idea_infrastructure::tools::ProcessToolRunner::new(None)),
+        store,
     });
     (deps, spawned)
 }

@@ -10,6 +10,8 @@
 
 mod call;
 mod cancel;
+mod handler;
+mod memory;
 mod order;
 mod params;
 mod roster;
@@ -35,7 +37,7 @@ where
     let tools = IdeaTools::new(deps, &requester);
     let transport = InOrder::new(
         AsyncRwTransport::new_server(read, write),
-        IdeaTools::read_only(),
+        IdeaTools::ordered(),
     );
     match tools.serve(transport).await {
         Ok(running) => match running.waiting().await {

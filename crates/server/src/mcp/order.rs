@@ -32,7 +32,8 @@ impl Admitted {
 pub struct InOrder<T> {
     inner: T,
     order: CallOrder,
-    read_only: Arc<HashSet<String>>,
+    /// The tools whose calls take effect in order; any other runs beside them.
+    ordered: Arc<HashSet<String>>,
     /// A message read and not yet handed over: `receive` is polled in a `select!`, and a call
     /// waiting for its admission must not be lost when another branch wins.
     pending: Option<RxJsonRpcMessage<RoleServer>>,
@@ -47,26 +48,27 @@ impl<T> std::fmt::Debug for InOrder<T> {
 }
 
 impl<T> InOrder<T> {
-    /// `inner`, ordering the calls of every tool not in `read_only`.
-    pub fn new(inner: T, read_only: HashSet<String>) -> Self {
+    /// `inner`, ordering the calls of the tools in `ordered`.
+    pub fn new(inner: T, ordered: HashSet<String>) -> Self {
         Self {
             inner,
             order: CallOrder::new(),
-            read_only: Arc::new(read_only),
+            ordered: Arc::new(ordered),
             pending: None,
         }
     }
 }
 
-/// The effect of a message: a tool call's (read-only tools read); `None` for anything else.
-fn effect(message: &RxJsonRpcMessage<RoleServer>, read_only: &HashSet<String>) -> Option<Effect> {
+/// The effect of a message: a tool call's (only the `ordered` tools write); `None` for
+/// anything else.
+fn effect(message: &RxJsonRpcMessage<RoleServer>, ordered: &HashSet<String>) -> Option<Effect> {
     match message {
         JsonRpcMessage::Request(request) => match &request.request {
             ClientRequest::CallToolRequest(call) => {
-                Some(if read_only.contains(call.params.name.as_ref()) {
-                    Effect::Reads
-                } else {
+                Some(if ordered.contains(call.params.name.as_ref()) {
                     Effect::Writes
+                } else {
+                    Effect::Reads
                 })
             }
             _ => None,
@@ -92,7 +94,7 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for InOrder<T> {
         let effect = self
             .pending
             .as_ref()
-            .and_then(|message| effect(message, &self.read_only));
+            .and_then(|message| effect(message, &self.ordered));
         if let Some(effect) = effect {
             // Waits while the client has its most calls outstanding (backpressure).
             let place = self.order.admit(effect).await;

@@ -71,3 +71,52 @@ pub struct WorktreeDiffParams {
     #[serde(default)]
     pub path: Option<String>,
 }
+
+/// `idea_memory_read`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MemorySlugParams {
+    #[schemars(
+        description = "The entry's slug, as idea_memory_list or idea_memory_search \
+        show it (e.g. \"we-use-tabs\")."
+    )]
+    pub slug: String,
+}
+
+/// `idea_memory_search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MemorySearchParams {
+    #[schemars(description = "Words to look for in the entries' titles, hooks and bodies.")]
+    pub query: String,
+    #[schemars(description = "At most this many entries (default 10, at most 50).")]
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `idea_memory_write`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MemoryWriteParams {
+    #[schemars(description = "A short title (e.g. \"We use tabs\").")]
+    pub title: String,
+    #[schemars(
+        description = "One sentence saying when this note is useful, so that an \
+        agent decides from the list alone whether to read it."
+    )]
+    pub hook: String,
+    #[schemars(description = "\"project\" (a fact or decision about the project), \
+        \"feedback\" (how the user wants work done), \"user\" (about the user), or \
+        \"reference\" (where to find something).")]
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[schemars(description = "The note itself, in Markdown.")]
+    #[serde(default)]
+    pub body: String,
+    #[schemars(
+        description = "The slug of an entry to replace; leave it out to add a new \
+        entry."
+    )]
+    #[serde(default)]
+    pub slug: Option<String>,
+}

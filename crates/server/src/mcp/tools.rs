@@ -14,7 +14,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_handler, tool_router};
+use rmcp::{tool, tool_router};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -23,10 +23,10 @@ use tokio_util::sync::CancellationToken;
 /// The MCP server of one connection: the project's API, and the agent it acts for.
 #[derive(Debug, Clone)]
 pub struct IdeaTools {
-    deps: Arc<Deps>,
+    pub(super) deps: Arc<Deps>,
     /// The handshake's agent (name or id): the asker of every `idea_ask_agent`.
-    requester: Arc<str>,
-    tool_router: ToolRouter<Self>,
+    pub(super) requester: Arc<str>,
+    pub(super) tool_router: ToolRouter<Self>,
 }
 
 impl IdeaTools {
@@ -34,22 +34,37 @@ impl IdeaTools {
         Self {
             deps,
             requester: Arc::from(requester),
-            tool_router: Self::tool_router(),
+            tool_router: Self::all_tools(),
         }
     }
 
-    /// The tools marked read-only: they run beside the connection's other calls; the others
-    /// change state, in the order they were called (see [`super::order`]).
-    pub fn read_only() -> HashSet<String> {
-        Self::tool_router()
+    /// IdeA's own tools (the project's tools are listed apart, see [`super::handler`]).
+    fn all_tools() -> ToolRouter<Self> {
+        Self::tool_router() + Self::memory_router()
+    }
+
+    /// IdeA's tools that change state: they run in the order they were called (see
+    /// [`super::order`]); read-only ones and the project's tools (which may run for minutes
+    /// and change no state of IdeA's) run beside them.
+    pub fn ordered() -> HashSet<String> {
+        Self::all_tools()
             .list_all()
             .into_iter()
-            .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) == Some(true))
+            .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
             .map(|tool| tool.name.into_owned())
             .collect()
     }
 
-    async fn agents(&self) -> Result<Vec<Agent>, WireError> {
+    /// Whether `name` is one of IdeA's own tools.
+    pub(super) fn is_own_tool(&self, name: &str) -> bool {
+        self.tool_router.has_route(name)
+    }
+
+    pub(super) fn own_tools(&self) -> Vec<rmcp::model::Tool> {
+        self.tool_router.list_all()
+    }
+
+    pub(super) async fn agents(&self) -> Result<Vec<Agent>, WireError> {
         call_as(&self.deps, "listAgents", Value::Null).await
     }
 
@@ -335,11 +350,3 @@ impl IdeaTools {
         }
     }
 }
-
-/// `instructions`: what the server tells a client about itself at `initialize`.
-#[tool_handler(
-    router = self.tool_router,
-    name = "idea",
-    instructions = "IdeA runs several coding agents on one project. These tools let you see the project's other agents, ask one of them a question and wait for its answer, and create new agents. Start with idea_list_agents."
-)]
-impl rmcp::ServerHandler for IdeaTools {}
