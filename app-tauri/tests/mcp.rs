@@ -13,10 +13,14 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 11] = [
     "idea_ask_agent",
     "idea_list_agents",
     "idea_list_profiles",
+    "idea_memory_list",
+    "idea_memory_read",
+    "idea_memory_search",
+    "idea_memory_write",
     "idea_read_agent_persona",
     "idea_spawn_agent",
     "idea_worktree_diff",

@@ -1,0 +1,88 @@
+import { useState } from "react";
+import type { ToolApproval } from "../generated/ToolApproval";
+import { answerToolApproval, argumentsText, useToolApprovals } from "../state/toolApprovals";
+import { useWorkspace } from "../state/workspace";
+import { ErrorNotice } from "./ErrorNotice";
+
+/**
+ * The agents' tool calls waiting for the user, over everything at the top of the window (a
+ * phone's sheets included): "Ada wants to run run_tests {…}", Allow once or Deny, and a way to
+ * the agent's cell when it has one.
+ */
+export function ToolApprovalPrompts() {
+  const approvals = useToolApprovals();
+  if (approvals.length === 0) return null;
+  return (
+    <div className="tool-approvals" data-testid="tool-approvals" aria-live="assertive">
+      {approvals.map((approval) => (
+        <ToolApprovalPrompt key={approval.approvalId} approval={approval} place="window" />
+      ))}
+    </div>
+  );
+}
+
+/** The calls of the agent shown in a cell, in that cell. */
+export function CellToolApprovals({ agentId }: { agentId: string }) {
+  const approvals = useToolApprovals().filter((a) => a.agentId === agentId);
+  return (
+    <>
+      {approvals.map((approval) => (
+        <ToolApprovalPrompt key={approval.approvalId} approval={approval} place="cell" />
+      ))}
+    </>
+  );
+}
+
+/** One waiting call. `place` "cell" is the agent's own cell (no "Go to cell", its own test ids). */
+function ToolApprovalPrompt({ approval, place }: { approval: ToolApproval; place: "window" | "cell" }) {
+  const { sessions, goToCell } = useWorkspace();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const prefix = place === "cell" ? "cell-tool-approval" : "tool-approval";
+  const cell = place === "window" ? sessions.runningByAgent.get(approval.agentId)?.cell : null;
+
+  const answer = async (allow: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await answerToolApproval(approval.approvalId, allow);
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div
+      className={`tool-approval tool-approval-${place}`}
+      role="alertdialog"
+      aria-label={`${approval.agentName} wants to run ${approval.tool}`}
+      data-testid={prefix}
+      data-approval-id={approval.approvalId}
+      data-agent={approval.agentName}
+    >
+      <p className="tool-approval-text">
+        <strong>{approval.agentName}</strong> wants to run <code>{approval.tool}</code>{" "}
+        <code className="tool-approval-args" title={JSON.stringify(approval.arguments, null, 2)}>
+          {argumentsText(approval)}
+        </code>
+      </p>
+      <p className="hint">{approval.rule ? `Asked by the rule ${approval.rule}.` : "No permission rule names this tool: IdeA asks."}</p>
+      {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId={`${prefix}-error`} />}
+      <div className="tool-approval-buttons">
+        {cell && (
+          <button type="button" className="small" data-testid={`${prefix}-goto`} onClick={() => goToCell(cell.layoutId, cell.nodeId)}>
+            Go to cell
+          </button>
+        )}
+        <span className="spacer" />
+        <button type="button" className="small danger" data-testid={`${prefix}-deny`} disabled={busy} onClick={() => void answer(false)}>
+          Deny
+        </button>
+        <button type="button" className="small primary" data-testid={`${prefix}-allow`} disabled={busy} onClick={() => void answer(true)}>
+          Allow once
+        </button>
+      </div>
+    </div>
+  );
+}
