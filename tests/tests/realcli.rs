@@ -698,3 +698,86 @@ fn codex_works_on_its_own_branch() {
 fn gemini_cli_works_on_its_own_branch() {
     works_on_its_own_branch(GEMINI);
 }
+
+/// Issue 22: a skill and a memory note written once reach the real CLI natively. The skill
+/// IdeA placed in the run dir (`.claude/skills` or `.agents/skills`) is in the model request,
+/// as the CLI's own skill listing; one the agent was not given is not; the note is recalled by
+/// the convention file. (The project's own `.claude/skills` and `.agents/skills` would reach
+/// Claude and Codex by themselves; this project has none.)
+fn knows_the_projects_skills_and_memory(cli: Cli) {
+    let mut rig = Rig::start(cli);
+    let upper = cli.profile.to_uppercase();
+    let skill_word = format!("SKILLWORD-{upper}");
+    let memory_word = format!("MEMORYWORD-{upper}");
+    // Only in the skill's body, which the convention file leaves out for these CLIs: it reaches
+    // the model only when the CLI itself loads the skill.
+    let body_word = format!("BODYWORD-{upper}");
+    rig.wire.call(
+        "createSkill",
+        json!({"name": "review-checklist",
+               "description": format!("Use when reviewing a change: {skill_word}"),
+               "body": format!("Check the tests first. {body_word}")}),
+    );
+    rig.wire.call(
+        "createSkill",
+        json!({"name": "not-given", "description": "UNASSIGNEDWORD: nobody has this one"}),
+    );
+    rig.wire.call(
+        "writeMemory",
+        json!({"title": "We use tabs", "hook": format!("{memory_word}: when indenting"),
+               "type": "project", "body": "Tabs, width 4."}),
+    );
+    let marker = format!("KEEPERWORD-{upper}");
+    let cell = rig.agent_in_first_cell("Keeper", &marker);
+    rig.wire.call(
+        "assignSkill",
+        json!({"agent": cell.agent_id, "skill": "review-checklist"}),
+    );
+    let launched = rig.launch(&cell);
+    let id = launched["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&id);
+    let request = rig.ask(
+        &id,
+        "first question kappa-one",
+        &[&marker, &skill_word, &memory_word, "kappa-one"],
+    );
+    assert!(
+        !request.contains("UNASSIGNEDWORD"),
+        "{}: a skill the agent was not given reached the model",
+        cli.profile
+    );
+    assert!(
+        !request.contains(&body_word),
+        "the body is loaded on demand only"
+    );
+    // Invoked the CLI's own way, its body reaches the model: the CLI loaded it natively.
+    let invoke = if cli.profile == CODEX.profile {
+        "$"
+    } else {
+        "/"
+    };
+    rig.ask(
+        &id,
+        &format!("{invoke}review-checklist lambda-two"),
+        &[&body_word, "lambda-two"],
+    );
+    rig.stop(&id);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn claude_code_knows_the_projects_skills_and_memory() {
+    knows_the_projects_skills_and_memory(CLAUDE);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn codex_knows_the_projects_skills_and_memory() {
+    knows_the_projects_skills_and_memory(CODEX);
+}
+
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_knows_the_projects_skills_and_memory() {
+    knows_the_projects_skills_and_memory(GEMINI);
+}

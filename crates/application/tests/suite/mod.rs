@@ -3,6 +3,7 @@ mod ask;
 mod engine;
 mod filedrop;
 mod filesystem;
+mod knowledge;
 mod layouts;
 mod permissions;
 mod resume;
