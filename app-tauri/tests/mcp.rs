@@ -3,13 +3,16 @@
 //! and a broken client: `mcp_bridge.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/mcp_calls.rs"]
+mod mcp_calls;
 #[path = "support/owner_rig.rs"]
 mod rig;
 mod support;
 
 use futures_util::StreamExt;
+use mcp_calls::{call, text};
 use rig::{DEADLINE, Rig, TOKEN};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -26,26 +29,6 @@ const TOOLS: [&str; 11] = [
     "idea_worktree_diff",
     "idea_worktree_status",
 ];
-
-fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
-    let params = CallToolRequestParams::new(name);
-    match arguments {
-        Value::Object(map) => params.with_arguments(map),
-        _ => params,
-    }
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_are_listed_with_schemas_and_list_agents_shows_the_agent() {

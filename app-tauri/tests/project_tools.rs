@@ -3,41 +3,21 @@
 //! script run under the agent's sandbox, and the permission rules decide.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/mcp_calls.rs"]
+mod mcp_calls;
 #[path = "support/owner_rig.rs"]
 mod rig;
 mod support;
 
 use idea_infrastructure::owner::Hello;
+use mcp_calls::{call, text};
 use rig::{DEADLINE, Rig};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let params = CallToolRequestParams::new(name.to_owned());
-    match arguments {
-        Value::Object(map) => params.with_arguments(map),
-        _ => params,
-    }
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// `.ideai/tools/echo_args`: prints each argument on its own line, after touching `ran` in the
 /// project (so a test sees whether anything ran); with `--outside PATH` it writes there first.
@@ -86,25 +66,8 @@ async fn watching_client(
     rig: &Rig,
     requester: &str,
 ) -> (RunningService<RoleClient, Watcher>, Watcher) {
-    let std = rig.bridge(requester);
-    let command = tokio::process::Command::new(std.get_program()).configure(|cmd| {
-        cmd.args(std.get_args());
-        for (key, value) in std.get_envs() {
-            if let Some(value) = value {
-                cmd.env(key, value);
-            }
-        }
-    });
-    let (transport, _stderr) = TokioChildProcess::builder(command)
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
     let watcher = Watcher::default();
-    let client = tokio::time::timeout(DEADLINE, watcher.clone().serve(transport))
-        .await
-        .expect("the MCP handshake timed out")
-        .unwrap();
-    (client, watcher)
+    (rig.client_with(requester, watcher.clone()).await, watcher)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -122,6 +122,16 @@ impl Rig {
 
     /// An rmcp client whose server is `idea mcp-server --requester REQUESTER`.
     pub async fn client(&self, requester: &str) -> RunningService<RoleClient, ()> {
+        self.client_with(requester, ()).await
+    }
+
+    /// As [`Rig::client`], with `handler` receiving the server's notifications.
+    #[allow(dead_code, reason = "not every test binary watches notifications")]
+    pub async fn client_with<H: rmcp::ClientHandler>(
+        &self,
+        requester: &str,
+        handler: H,
+    ) -> RunningService<RoleClient, H> {
         let std = self.bridge(requester);
         let command = tokio::process::Command::new(std.get_program()).configure(|cmd| {
             cmd.args(std.get_args());
@@ -135,7 +145,7 @@ impl Rig {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
-        tokio::time::timeout(DEADLINE, ().serve(transport))
+        tokio::time::timeout(DEADLINE, handler.serve(transport))
             .await
             .expect("the MCP handshake timed out")
             .unwrap()

@@ -13,14 +13,7 @@ use idea_domain::skill::{Skill, SkillScope, SkillSource};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-macro_rules! params {
-    ($($item:item)*) => {$(
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-        #[serde(rename_all = "camelCase")]
-        $item
-    )*};
-}
+use crate::params::params;
 
 params! {
     pub struct ContextText {

@@ -22,6 +22,7 @@ macro_rules! params {
         $item
     )*};
 }
+pub(crate) use params;
 
 params! {
     pub struct CreateWorktreeParams {
