@@ -32,6 +32,8 @@ struct Desktop {
     door: Mutex<Option<FileDrop>>,
     /// The watch on the agents' worktrees (their Review follows their work).
     _worktree_watch: Option<idea_infrastructure::git::WorktreeWatch>,
+    /// The watch on the project's tools (the Tools view follows their files).
+    _tool_watch: Option<idea_server::tool_watch::ToolWatch>,
     /// This window's attachment per session (the window attaches each terminal once).
     attachments: Mutex<Attachments>,
 }
@@ -226,6 +228,10 @@ pub fn run(dir: &Path) -> Result<(), ServerError> {
         .as_ref()
         .ok()
         .and_then(idea_server::worktree_watch::open);
+    let tool_watch = project
+        .as_ref()
+        .ok()
+        .and_then(idea_server::tool_watch::open);
     let events = project.as_ref().ok().map(|p| p.events.clone());
     let app = tauri::Builder::default()
         .manage(Desktop {
@@ -233,6 +239,7 @@ pub fn run(dir: &Path) -> Result<(), ServerError> {
             owner: Mutex::new(owner),
             door: Mutex::new(door),
             _worktree_watch: worktree_watch,
+            _tool_watch: tool_watch,
             attachments: Mutex::default(),
         })
         .invoke_handler(tauri::generate_handler![

@@ -17,6 +17,7 @@ pub mod paths;
 mod project;
 mod rpc;
 pub mod serve;
+pub mod tool_watch;
 pub mod worktree_watch;
 
 pub use error::ServerError;

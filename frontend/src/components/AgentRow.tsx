@@ -44,6 +44,11 @@ export function AgentRow(props: {
       <button type="button" className="icon danger" data-testid="agent-delete" aria-label={`Delete ${agent.name}`} title="Delete agent" onClick={props.onDelete}>
         <Icon name="trash" />
       </button>
+      {agent.skills.length > 0 && (
+        <span className="agent-skills" data-testid="agent-skills" title="Its skills, in the order it gets them">
+          Skills: {agent.skills.map((ref) => ref.skillId).join(", ")}
+        </span>
+      )}
     </li>
   );
 }

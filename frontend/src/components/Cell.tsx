@@ -20,6 +20,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { LimitNote } from "./LimitNote";
 import { SearchBar } from "./SearchBar";
 import { TerminalView } from "./TerminalView";
+import { CellToolApprovals } from "./ToolApprovals";
 
 /** One cell: a header, and either its session's terminal or a picker to start one. */
 export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf: LeafNode; only: boolean; zoomed: boolean }) {
@@ -160,6 +161,7 @@ export function Cell({ layoutId, leaf, only, zoomed }: { layoutId: string; leaf:
       {agent && (session?.state === "usageLimited" || resume) && (
         <LimitNote agentId={agent.agentId} limit={session?.usageLimit} resume={resume} />
       )}
+      {session?.status === "running" && session.agentId && <CellToolApprovals agentId={session.agentId} />}
       {session?.status === "exited" && session.exit?.hint && (
         <div className="exit-hint" data-testid="cell-exit-hint" role="status">
           {session.exit.hint}

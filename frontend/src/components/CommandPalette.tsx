@@ -3,6 +3,7 @@ import { request } from "../api";
 import { sendCommand } from "../state/commandBus";
 import { filterActions, paletteActions, type PaletteAction, type PalettePanels } from "../state/palette";
 import { nextNeedingYou } from "../state/attention";
+import { answerToolApproval, useToolApprovals } from "../state/toolApprovals";
 import { findLeaf, leavesInReadingOrder } from "../state/layoutTree";
 import type { Agent, Layouts, SessionInfo } from "../types";
 import { useWorkspace } from "../state/workspace";
@@ -12,6 +13,7 @@ import { useWorkspace } from "../state/workspace";
  * rename, delete), go to an agent, new agent, and the panels. */
 export function CommandPalette({ open, onClose, panels }: { open: boolean; onClose(): void; panels: PalettePanels }) {
   const workspace = useWorkspace();
+  const toolApprovals = useToolApprovals();
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -65,6 +67,8 @@ export function CommandPalette({ open, onClose, panels }: { open: boolean; onClo
       newAgent: workspace.openNewAgent,
       nextNeedingYou: nextOf(sessions.byCell.values(), all, focused, data.agentsById),
       showLayout: (layoutId) => act(layouts.setActive(layoutId)),
+      toolApprovals,
+      answerToolApproval: (approvalId, allow) => act(answerToolApproval(approvalId, allow)),
     });
   })();
 

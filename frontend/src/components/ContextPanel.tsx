@@ -96,7 +96,7 @@ export function ContextPanel({ hidden }: { hidden: boolean }) {
         {!dirty && saved && <span className="muted">saved</span>}
       </div>
       <p className="shared-note">
-        <code>.ideai/CONTEXT.md</code>: injected into every agent before its persona, at its next launch or ask. An empty text removes the file.
+        Injected into every agent before its persona, at its next launch or ask. Saved as <code>.ideai/CONTEXT.md</code>; an empty text removes the file.
       </p>
       {theirs !== null && (
         <div className="notice" data-testid="context-conflict">

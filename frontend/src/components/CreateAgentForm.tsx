@@ -94,12 +94,21 @@ export function CreateAgentForm({ onCreated, onCancel }: { onCreated(agent: Agen
           <option value="">Blank (from scratch)</option>
           {data.templates.map((t) => (
             <option key={t.id} value={t.id}>
-              {t.title}
+              {t.project ? `${t.title} (this project's)` : t.title}
             </option>
           ))}
         </select>
       </label>
-      {chosenTemplate && <p className="hint">{chosenTemplate.summary}</p>}
+      {chosenTemplate && (
+        <p className="hint" data-testid="create-agent-template-summary">
+          {chosenTemplate.project && <span className="badge">this project's</span>} {chosenTemplate.summary}
+        </p>
+      )}
+      {chosenTemplate && chosenTemplate.skills.length > 0 && (
+        <p className="hint" data-testid="create-agent-template-skills">
+          Also gets the skills {chosenTemplate.skills.join(", ")}.
+        </p>
+      )}
       <label className="checkbox">
         <input type="checkbox" data-testid="create-agent-own-branch" checked={ownBranch} onChange={(e) => setOwnBranch(e.target.checked)} />
         <span>Work on its own branch (a git worktree outside the project)</span>

@@ -18,6 +18,10 @@ type Open = { kind: "entry"; entry: MemoryEntry } | { kind: "new" } | null;
  */
 export function MemoryPanel({ hidden, newSeq }: { hidden: boolean; newSeq: number }) {
   const { value: view, error: listError } = useKnowledge("memory");
+  // Read again each time the view is shown: a memory file edited by hand publishes nothing.
+  useEffect(() => {
+    if (!hidden) refreshKnowledge("memory");
+  }, [hidden]);
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<MemoryHit[] | null>(null);
   const [open, setOpen] = useState<Open>(null);

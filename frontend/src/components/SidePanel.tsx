@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { onEvent, request } from "../api";
 import { useCommands } from "../state/commandBus";
 import { useConfirm } from "../state/confirm";
+import { SHARED_SECTIONS, type SharedSection } from "../state/knowledge";
 import { useWorkspace } from "../state/workspace";
 import type { Agent } from "../types";
 import { AgentRow } from "./AgentRow";
@@ -11,26 +12,44 @@ import { Icon } from "./Icon";
 import { PermissionsPanel } from "./PermissionsPanel";
 import { PersonaEditor } from "./PersonaEditor";
 import { ReviewPanel } from "./ReviewPanel";
+import { SharedPanel, type NewRequest } from "./SharedPanel";
 
-type SideView = "agents" | "permissions" | "branches";
+type SideView = "agents" | "branches" | "permissions" | "shared";
 
-/** The side panel: the agents (list, create, edit persona, delete) or the permissions. */
+const SIDE_VIEWS: readonly SideView[] = ["agents", "branches", "permissions", "shared"];
+const VIEW_LABEL: Record<SideView, string> = { agents: "Agents", branches: "Branches", permissions: "Permissions", shared: "Shared" };
+
+/** The side panel: the agents (list, create, edit persona, delete), their branches, the
+ * permissions, or what the project shares with every agent. */
 export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: number; hidden: boolean; onClose?: () => void }) {
   const [view, setView] = useState<SideView>("agents");
+  const [section, setSection] = useState<SharedSection>("skills");
+  const [newRequest, setNewRequest] = useState<NewRequest | null>(null);
+  // Once shown, the shared views stay mounted: an unsaved shared context still guards a reload.
+  const [sharedShown, setSharedShown] = useState(false);
+  if (view === "shared" && !sharedShown) setSharedShown(true);
 
   useEffect(() => {
     if (newAgentSeq > 0) setView("agents");
   }, [newAgentSeq]);
 
+  // "agents", "branches", "branches:<agentId>", "permissions", "shared:<section>" and
+  // "shared:<skills|memory>:new".
   useCommands("side-panel", (command) => {
-    if (command === "agents" || command === "permissions" || command === "branches") setView(command);
-    if (command.startsWith("branches:")) setView("branches");
+    const [name, part, action] = command.split(":");
+    if (name === "agents" || name === "permissions" || name === "branches") setView(name);
+    const shared = SHARED_SECTIONS.find((s) => s === part);
+    if (name === "shared" && shared) {
+      setView("shared");
+      setSection(shared);
+      if (action === "new" && (shared === "skills" || shared === "memory")) setNewRequest((r) => ({ section: shared, seq: (r?.seq ?? 0) + 1 }));
+    }
   });
 
   return (
     <aside className="side-panel" data-testid="side-panel" hidden={hidden}>
       <div className="side-tabs" role="tablist">
-        {(["agents", "branches", "permissions"] as const).map((v) => (
+        {SIDE_VIEWS.map((v) => (
           <button
             key={v}
             type="button"
@@ -40,7 +59,7 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
             data-testid={`side-tab-${v}`}
             onClick={() => setView(v)}
           >
-            {v === "agents" ? "Agents" : v === "branches" ? "Branches" : "Permissions"}
+            {VIEW_LABEL[v]}
           </button>
         ))}
         {/* A sheet (on a phone) covers the top bar's toggle: it closes itself. */}
@@ -54,6 +73,7 @@ export function SidePanel({ newAgentSeq, hidden, onClose }: { newAgentSeq: numbe
       <AgentsPanel newAgentSeq={newAgentSeq} hidden={view !== "agents"} />
       {view === "permissions" && <PermissionsPanel />}
       {view === "branches" && <ReviewPanel />}
+      {sharedShown && <SharedPanel section={section} onSection={setSection} newRequest={newRequest} hidden={view !== "shared"} />}
     </aside>
   );
 }

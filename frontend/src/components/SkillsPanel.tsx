@@ -26,6 +26,10 @@ const GROUPS: { source: SkillSource; title: string }[] = [
  */
 export function SkillsPanel({ hidden, newSeq }: { hidden: boolean; newSeq: number }) {
   const { value: listing, error: listError } = useKnowledge("skills");
+  // Read again each time the view is shown: a SKILL.md edited by hand publishes nothing.
+  useEffect(() => {
+    if (!hidden) refreshKnowledge("skills");
+  }, [hidden]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
 

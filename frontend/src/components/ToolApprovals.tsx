@@ -7,15 +7,27 @@ import { ErrorNotice } from "./ErrorNotice";
 /**
  * The agents' tool calls waiting for the user, over everything at the top of the window (a
  * phone's sheets included): "Ada wants to run run_tests {…}", Allow once or Deny, and a way to
- * the agent's cell when it has one.
+ * the agent's cell when it has one. "Later" folds them into a small reminder at the bottom
+ * (they cover what is under them); a new call unfolds them again.
  */
 export function ToolApprovalPrompts() {
   const approvals = useToolApprovals();
+  // The calls folded away by "Later": a call not among them shows the prompts again.
+  const [folded, setFolded] = useState<ReadonlySet<string>>(() => new Set());
   if (approvals.length === 0) return null;
+  if (approvals.every((a) => folded.has(a.approvalId))) {
+    return (
+      <div className="tool-approvals folded" data-testid="tool-approvals" aria-live="polite">
+        <button type="button" className="tool-approvals-unfold" data-testid="tool-approvals-unfold" onClick={() => setFolded(new Set())}>
+          {approvals.length === 1 ? `${approvals[0]!.agentName} waits for your answer` : `${approvals.length} tool calls wait for your answer`}
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="tool-approvals" data-testid="tool-approvals" aria-live="assertive">
       {approvals.map((approval) => (
-        <ToolApprovalPrompt key={approval.approvalId} approval={approval} place="window" />
+        <ToolApprovalPrompt key={approval.approvalId} approval={approval} place="window" onLater={() => setFolded(new Set(approvals.map((a) => a.approvalId)))} />
       ))}
     </div>
   );
@@ -33,8 +45,9 @@ export function CellToolApprovals({ agentId }: { agentId: string }) {
   );
 }
 
-/** One waiting call. `place` "cell" is the agent's own cell (no "Go to cell", its own test ids). */
-function ToolApprovalPrompt({ approval, place }: { approval: ToolApproval; place: "window" | "cell" }) {
+/** One waiting call. `place` "cell" is the agent's own cell (no "Go to cell", its own test ids);
+ * `onLater` folds the window's prompts away. */
+function ToolApprovalPrompt({ approval, place, onLater }: { approval: ToolApproval; place: "window" | "cell"; onLater?: () => void }) {
   const { sessions, goToCell } = useWorkspace();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -73,6 +86,11 @@ function ToolApprovalPrompt({ approval, place }: { approval: ToolApproval; place
         {cell && (
           <button type="button" className="small" data-testid={`${prefix}-goto`} onClick={() => goToCell(cell.layoutId, cell.nodeId)}>
             Go to cell
+          </button>
+        )}
+        {onLater && (
+          <button type="button" className="small" data-testid="tool-approvals-fold" title="Fold the prompts away until a new call comes" onClick={onLater}>
+            Later
           </button>
         )}
         <span className="spacer" />

@@ -29,6 +29,7 @@ import { RequestsPanel } from "./RequestsPanel";
 import { SessionsOverview } from "./SessionsOverview";
 import { SidePanel } from "./SidePanel";
 import { TabBar } from "./TabBar";
+import { ToolApprovalPrompts } from "./ToolApprovals";
 import { TopBar } from "./TopBar";
 
 /** The whole window: top bar, side panel, layout tabs and the active layout's cells. */
@@ -132,7 +133,8 @@ export function Workspace() {
     if (command.startsWith("branches:")) panels.open("side");
   });
 
-  const showSideView = (view: "agents" | "permissions" | "branches") => {
+  /** Shows the side panel's view (`agents`, `shared:memory`, `shared:skills:new`…). */
+  const showSideView = (view: string) => {
     panels.open("side");
     sendCommand("side-panel", view);
   };
@@ -191,10 +193,13 @@ export function Workspace() {
             showPermissions: () => showSideView("permissions"),
             showAgents: () => showSideView("agents"),
             showBranches: () => showSideView("branches"),
+            showShared: (section) => showSideView(`shared:${section}`),
+            newShared: (section) => showSideView(`shared:${section}:new`),
             showShortcuts: () => sendCommand("shortcuts", "open"),
           }}
         />
         {data.loadError && <ErrorNotice error={data.loadError} testId="load-error" />}
+        <ToolApprovalPrompts />
         <div className="main">
           {/* Hidden, not unmounted: an unsaved persona edit stays (and still guards a reload). */}
           <SidePanel newAgentSeq={newAgentSeq} hidden={!panels.isOpen("side")} onClose={phone ? () => panels.close("side") : undefined} />

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { describeError, request } from "../api";
-import type { Agent, AgentProfile, PersonaTemplate, ProfileProblem, Project } from "../types";
+import type { Template } from "../generated/Template";
+import type { Agent, AgentProfile, ProfileProblem, Project } from "../types";
 import { useCoalescedRefresh } from "./useCoalescedRefresh";
 import { useDomainEvent } from "./useDomainEvent";
 
@@ -13,7 +14,8 @@ export interface ProjectData {
   /** Profiles whose CLI is not installed (not on the PATH an agent would get). */
   missingProfiles: Set<string>;
   profileProblems: ProfileProblem[];
-  templates: PersonaTemplate[];
+  /** The persona templates: built in, and the project's own (with the skills they give). */
+  templates: Template[];
   /** Why the project could not be read, if it could not. */
   loadError: string | null;
   refreshAgents(): void;
@@ -26,7 +28,7 @@ export function useProjectData(epoch: number): ProjectData {
   const [profiles, setProfiles] = useState<AgentProfile[]>([]);
   const [missing, setMissing] = useState<string[]>([]);
   const [profileProblems, setProfileProblems] = useState<ProfileProblem[]>([]);
-  const [templates, setTemplates] = useState<PersonaTemplate[]>([]);
+  const [templates, setTemplates] = useState<Template[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
 
   const refreshAgents = useCoalescedRefresh(async () => {
@@ -65,6 +67,9 @@ export function useProjectData(epoch: number): ProjectData {
   }, [epoch, refreshAgents]);
 
   useDomainEvent((event) => {
+    if (event.type === "knowledgeChanged" && event.part === "templates") {
+      request("listTemplates").then(setTemplates, () => undefined);
+    }
     if (event.type === "agentCreated" || event.type === "agentDeleted" || event.type === "agentProfileChanged" || event.type === "agentSettingsChanged") {
       refreshAgents();
     }

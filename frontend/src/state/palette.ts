@@ -1,4 +1,5 @@
 import type { Agent, Direction, Layouts, SessionInfo } from "../types";
+import type { SharedSection } from "./knowledge";
 import { leavesInReadingOrder } from "./layoutTree";
 
 /** One action of the command palette. */
@@ -55,6 +56,9 @@ export interface PaletteContext {
   showLayout(layoutId: string): void;
   /** The next agent that needs the user, if any (see `nextNeedingYou`). */
   nextNeedingYou: { layoutId: string; nodeId: string; name: string } | null;
+  /** The agents' tool calls waiting for the user, oldest first. */
+  toolApprovals: { approvalId: string; agentName: string; tool: string }[];
+  answerToolApproval(approvalId: string, allow: boolean): void;
 }
 
 /** The panels the palette shows or hides. */
@@ -68,6 +72,10 @@ export interface PalettePanels {
   showPermissions(): void;
   showAgents(): void;
   showBranches(): void;
+  /** Shows one view of the side panel's Shared tab. */
+  showShared(section: SharedSection): void;
+  /** Shows the Shared tab's form for a new skill or memory. */
+  newShared(section: "skills" | "memory"): void;
   showShortcuts(): void;
 }
 
@@ -82,6 +90,13 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
       hint: next.name,
       run: () => ctx.goToCell(next.layoutId, next.nodeId),
     });
+  }
+  for (const approval of ctx.toolApprovals) {
+    const asked = `${approval.agentName} asks to run ${approval.tool}`;
+    actions.push(
+      { id: `tool-allow-${approval.approvalId}`, label: `Allow ${approval.agentName}'s call of ${approval.tool} once`, hint: asked, run: () => ctx.answerToolApproval(approval.approvalId, true) },
+      { id: `tool-deny-${approval.approvalId}`, label: `Deny ${approval.agentName}'s call of ${approval.tool}`, hint: asked, run: () => ctx.answerToolApproval(approval.approvalId, false) },
+    );
   }
   const here = ctx.focused;
   if (here) {
@@ -160,6 +175,12 @@ function panelActions(panels: PalettePanels): PaletteAction[] {
     { id: "permissions", label: "Show the permissions", run: panels.showPermissions },
     { id: "branches", label: "Show the branches: review, squash, archive an agent's work", run: panels.showBranches },
     { id: "agents", label: "Show the agents", run: panels.showAgents },
+    { id: "skills", label: "Show the skills", hint: "what each agent is given", run: () => panels.showShared("skills") },
+    { id: "new-skill", label: "New skill…", run: () => panels.newShared("skills") },
+    { id: "memory", label: "Show the project memory", hint: "what every agent recalls", run: () => panels.showShared("memory") },
+    { id: "new-memory", label: "New memory entry…", run: () => panels.newShared("memory") },
+    { id: "context", label: "Edit the shared context", hint: ".ideai/CONTEXT.md, before every persona", run: () => panels.showShared("context") },
+    { id: "tools", label: "Show the project tools", hint: "run one, see the last runs", run: () => panels.showShared("tools") },
     { id: "side-panel", label: `${panels.sidePanelOpen ? "Hide" : "Show"} the side panel`, run: panels.toggleSidePanel },
     { id: "shortcuts", label: "Keyboard shortcuts", run: panels.showShortcuts },
   ];

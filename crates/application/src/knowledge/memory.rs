@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 const MAX_BODY: usize = 64 * 1024;
 const MAX_TITLE: usize = 200;
 const MAX_HOOK: usize = 500;
+/// Entries the project memory may hold (agents write them; the listing reads this many).
+const MAX_ENTRIES: usize = 1_000;
 
 /// Every entry, most useful first, and the files that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -114,6 +116,11 @@ pub fn write(deps: &Deps, write: &MemoryWrite, writer: &str) -> AppResult<Memory
         .into_iter()
         .map(|e| e.slug)
         .collect();
+    if write.slug.is_none() && existing.len() >= MAX_ENTRIES {
+        return Err(AppError::InvalidParams(format!(
+            "the project memory holds {MAX_ENTRIES} entries: delete some before adding more"
+        )));
+    }
     let slug = match &write.slug {
         Some(slug) if existing.contains(slug) => slug.clone(),
         Some(slug) => return Err(AppError::MemoryNotFound(slug.clone())),

@@ -277,12 +277,14 @@ pub fn run(
         let mut owner = crate::owner::Owner::start(lock, &project, None)?;
         let door = crate::filedrop::open(&project);
         let watch = crate::worktree_watch::open(&project);
+        let tool_watch = crate::tool_watch::open(&project);
         // Closed as soon as the server is told to stop, before the project closes: no
         // request may start while its sessions and requests are being stopped.
         let shutdown = async move {
             shutdown.await;
             drop(door);
             drop(watch);
+            drop(tool_watch);
         };
         let server = bind(project, port, token)
             .await
