@@ -10,6 +10,15 @@
 //! `Bash` tool (`{command, description}`, its input streamed as `input_json_delta` pieces, stop
 //! reason `tool_use`); the next request, whose last message holds the `tool_result`, gets a text
 //! quoting it (`tool_call`).
+//!
+//! `please call tool: <name> <json-object>` is answered with a `tool_use` of the offered tool
+//! of that name, or whose name ends with it after a separator (`mcp__idea__run_tests` for
+//! `run_tests`), the object as its `input`. Claude Code 2.1.332 defers MCP tools: `tools` holds
+//! only a `DeferredToolPlaceholder`, and a system message lists their names after "The
+//! following deferred tools are now available via ToolSearch". A deferred tool is first loaded
+//! the way Claude asks for it, with a `ToolSearch` call of `{"query": "select:<name>"}`; the
+//! request carrying that search's result gets the tool's call. When no tool matches, the
+//! answer is a text naming the offered ones (`FAKE-MODEL-NO-TOOL: …`).
 
 use super::{RequestLog, body_json, reply_text, tool_call};
 use axum::Router;
@@ -112,9 +121,21 @@ fn json_response(status: StatusCode, value: &Value) -> Response {
     response
 }
 
-/// The last message when it is the user's and carries a `tool_result`: that result's text.
-fn last_tool_result(body: &Value) -> Option<String> {
-    let last = body.get("messages")?.as_array()?.last()?;
+/// The messages of a request, without the `system` ones Claude 2.1.332 puts among them.
+fn conversation(body: &Value) -> Vec<&Value> {
+    body.get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter(|m| m.get("role").and_then(Value::as_str) != Some("system"))
+        .collect()
+}
+
+/// A `tool_result` in the last message, when it is the user's, and the name of the tool whose
+/// `tool_use` (in the message before) it answers.
+fn last_tool_result_block(body: &Value) -> Option<(&Value, Option<&str>)> {
+    let messages = conversation(body);
+    let (last, earlier) = messages.split_last()?;
     if last.get("role").and_then(Value::as_str) != Some("user") {
         return None;
     }
@@ -123,6 +144,22 @@ fn last_tool_result(body: &Value) -> Option<String> {
         .as_array()?
         .iter()
         .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))?;
+    let id = result.get("tool_use_id");
+    let tool = earlier
+        .last()
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use") && b.get("id") == id)
+        .and_then(|b| b.get("name"))
+        .and_then(Value::as_str);
+    Some((result, tool))
+}
+
+/// The last message when it is the user's and carries a `tool_result`: that result's text.
+fn last_tool_result(body: &Value) -> Option<String> {
+    let (result, _) = last_tool_result_block(body)?;
     Some(match result.get("content") {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(blocks)) => blocks
@@ -134,13 +171,136 @@ fn last_tool_result(body: &Value) -> Option<String> {
     })
 }
 
-/// The content blocks of the answer: a tool result is acknowledged, `please run: …` becomes a
-/// call of the `Bash` tool (when the request offers it), anything else gets the scripted text.
+/// The text of the last user message that carries no tool's result (Claude adds a text, "Tool
+/// loaded.", to a `ToolSearch` result): the prompt a tool call answers.
+fn last_prompt_text(body: &Value) -> String {
+    let carries_result = |m: &Value| {
+        m.get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| {
+                blocks
+                    .iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            })
+    };
+    conversation(body)
+        .iter()
+        .rev()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .filter(|m| !carries_result(m))
+        .map(|m| user_text(m))
+        .find(|text| !text.trim().is_empty())
+        .unwrap_or_default()
+}
+
+/// The tools the request offers with their schema (not the deferred placeholder).
+fn loaded_tools(body: &Value) -> Vec<&str> {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter(|t| t.get("defer_loading").and_then(Value::as_bool) != Some(true))
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .collect()
+}
+
+/// The line after which Claude lists the deferred tools, one name a line up to a blank line.
+const DEFERRED_HEADER: &str = "deferred tools are now available via ToolSearch";
+
+/// The names of the deferred tools listed in the request's messages or system prompt.
+fn deferred_tools(body: &Value) -> Vec<&str> {
+    fn collect<'a>(content: Option<&'a Value>, texts: &mut Vec<&'a str>) {
+        match content {
+            Some(Value::String(text)) => texts.push(text),
+            Some(Value::Array(blocks)) => texts.extend(
+                blocks
+                    .iter()
+                    .filter_map(|b| b.get("text").and_then(Value::as_str)),
+            ),
+            _ => {}
+        }
+    }
+    let mut texts = Vec::new();
+    collect(body.get("system"), &mut texts);
+    for message in body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+    {
+        collect(message.get("content"), &mut texts);
+    }
+    let mut names = Vec::new();
+    for text in texts {
+        for (_, after) in text
+            .match_indices(DEFERRED_HEADER)
+            .map(|(i, _)| text.split_at(i))
+        {
+            let listing = after.lines().skip(1).map(str::trim);
+            for name in listing.take_while(|line| !line.is_empty()) {
+                if !name.contains(char::is_whitespace) && !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The answer to `please call tool: <name> {…}` in the last prompt of a request that offers
+/// tools (a side request, offering none or asking for JSON of a schema, gets its usual answer): a `tool_use` of the loaded
+/// tool it names; for a deferred one, the `ToolSearch` call that loads it (once: after a
+/// search has answered, `after_search`, the tool is called by its name); else the text naming
+/// the offered tools.
+fn named_call(request: &Value, prompt: &str, after_search: bool) -> Option<Vec<Value>> {
+    let wanted = tool_call::requested_tool_call(prompt)?;
+    let loaded = loaded_tools(request);
+    let structured = request.pointer("/output_config/format/type") == Some(&json!("json_schema"));
+    if loaded.is_empty() || structured {
+        return None;
+    }
+    let deferred = deferred_tools(request);
+    let call = |name: &str, input: &Value| {
+        vec![
+            json!({"type": "text", "text": format!("I will call `{name}`.")}),
+            json!({"type": "tool_use", "id": tool_call::call_id("toolu_"), "name": name,
+                   "input": input}),
+        ]
+    };
+    if let Some(name) = tool_call::offered_match(loaded.iter().copied(), &wanted.name) {
+        return Some(call(name, &wanted.arguments));
+    }
+    if let Some(name) = tool_call::offered_match(deferred.iter().copied(), &wanted.name) {
+        if after_search || !loaded.contains(&"ToolSearch") {
+            return Some(call(name, &wanted.arguments));
+        }
+        return Some(call(
+            "ToolSearch",
+            &json!({"query": format!("select:{name}")}),
+        ));
+    }
+    let offered = loaded.iter().chain(deferred.iter()).copied();
+    Some(vec![json!({"type": "text",
+                     "text": tool_call::no_tool_reply(&wanted.name, offered)})])
+}
+
+/// The content blocks of the answer: a tool result is acknowledged (that of a `ToolSearch`
+/// made for `please call tool: …` gets the call of the tool it loaded), `please call tool: …`
+/// becomes a call of the named tool, `please run: …` a call of the `Bash` tool (when the
+/// request offers it), anything else gets the scripted text.
 fn answer_blocks(request: &Value) -> Vec<Value> {
-    if let Some(result) = last_tool_result(request) {
+    if let Some((_, tool)) = last_tool_result_block(request) {
+        if tool == Some("ToolSearch")
+            && let Some(blocks) = named_call(request, &last_prompt_text(request), true)
+        {
+            return blocks;
+        }
+        let result = last_tool_result(request).unwrap_or_default();
         return vec![json!({"type": "text", "text": tool_call::result_reply(&result)})];
     }
     let last_user = last_user_text(request);
+    if let Some(blocks) = named_call(request, &last_user, false) {
+        return blocks;
+    }
     let offers_bash = request
         .get("tools")
         .and_then(Value::as_array)
@@ -373,5 +533,84 @@ mod tests {
         // Without the tool (a side request), the same message gets plain text.
         let side = json!({"messages": [{"role": "user", "content": "please run: ls"}]});
         assert_eq!(answer_blocks(&side)[0]["type"], "text");
+    }
+
+    #[test]
+    fn please_call_tool_loads_a_deferred_mcp_tool_then_calls_it() {
+        let deferred = "<system-reminder>\nThe following deferred tools are now available via \
+            ToolSearch. Use ToolSearch with query \"select:<name>[,<name>...]\" to load tool \
+            schemas before calling them:\nWebFetch\nmcp__idea__idea_list_agents\n\
+            mcp__idea__run_tests\n\nAvailable agent types: …\n</system-reminder>";
+        let prompt = json!({"role": "user", "content": [
+            {"type": "text", "text": "please call tool: run_tests {\"filter\": \"unit\"}"}]});
+        let tools = json!([{"name": "Bash"}, {"name": "ToolSearch"},
+                           {"name": "DeferredToolPlaceholder", "defer_loading": true}]);
+        let ask = json!({"tools": tools, "messages": [
+            prompt, {"role": "system", "content": [{"type": "text", "text": deferred}]}]});
+        assert_eq!(
+            deferred_tools(&ask),
+            [
+                "WebFetch",
+                "mcp__idea__idea_list_agents",
+                "mcp__idea__run_tests"
+            ]
+        );
+        // Deferred: loaded first, the way Claude asks for it.
+        let search = answer_blocks(&ask);
+        assert_eq!(search[1]["name"], "ToolSearch");
+        assert_eq!(
+            search[1]["input"],
+            json!({"query": "select:mcp__idea__run_tests"})
+        );
+        // The search's result comes back (the tool now offered): the model calls it.
+        let loaded = json!([{"name": "Bash"}, {"name": "ToolSearch"},
+                            {"name": "mcp__idea__run_tests", "input_schema": {}}]);
+        let searched = json!({"tools": loaded, "messages": [
+            prompt, {"role": "system", "content": deferred},
+            {"role": "assistant", "content": search},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": search[1]["id"],
+                "content": [{"type": "tool_reference", "tool_name": "mcp__idea__run_tests"}]},
+                {"type": "text", "text": "Tool loaded."}]}]});
+        let call = answer_blocks(&searched);
+        assert_eq!(call[1]["type"], "tool_use");
+        assert_eq!(call[1]["name"], "mcp__idea__run_tests");
+        assert_eq!(call[1]["input"], json!({"filter": "unit"}));
+        // Its result is quoted.
+        let ran = json!({"tools": loaded, "messages": [
+            prompt, {"role": "assistant", "content": call},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call[1]["id"],
+                "content": [{"type": "text", "text": "3 passed [RUN-TESTS-OK]"}]}]}]});
+        assert_eq!(
+            answer_blocks(&ran),
+            [json!({"type": "text", "text": "FAKE-MODEL-TOOL-DONE: 3 passed [RUN-TESTS-OK]"})]
+        );
+        // Offered with its schema from the start: called at once.
+        let direct = json!({"tools": loaded, "messages": [prompt]});
+        assert_eq!(answer_blocks(&direct)[1]["name"], "mcp__idea__run_tests");
+        // No such tool: a text naming the loaded and the deferred ones.
+        let missing = json!({"tools": tools, "messages": [
+            {"role": "user", "content": "please call tool: deploy {}"},
+            {"role": "system", "content": deferred}]});
+        assert_eq!(
+            answer_blocks(&missing),
+            [
+                json!({"type": "text", "text": "FAKE-MODEL-NO-TOOL: deploy (offered: Bash, \
+                ToolSearch, WebFetch, mcp__idea__idea_list_agents, mcp__idea__run_tests)"})
+            ]
+        );
+        // A side request (no tools) gets its usual answer, one asking for JSON too.
+        let side = json!({"messages": [prompt]});
+        assert_eq!(
+            answer_blocks(&side)[0]["text"],
+            "FAKE-MODEL-REPLY to: please call tool: run_tests {\"filter\": \"unit\"}"
+        );
+        let title = json!({"tools": loaded, "messages": [prompt], "output_config": {"format": {
+            "type": "json_schema", "schema": {"type": "object",
+                "properties": {"title": {"type": "string"}}}}}});
+        let text = answer_blocks(&title)[0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(text.starts_with(r#"{"title":"FAKE-MODEL-REPLY"#), "{text}");
     }
 }

@@ -17,6 +17,13 @@
 //! `run_shell_command` (`{command, description}`); the next request, whose last content holds
 //! the `functionResponse`, gets a text quoting its output (`tool_call`).
 //!
+//! `please call tool: <name> <json-object>` is answered with a `functionCall` of the declared
+//! function of that name, or whose name ends with it after a separator (Gemini CLI 0.61.0
+//! declares an MCP server's tools as `mcp_<server>_<tool>`: `mcp_idea_run_tests`), with the
+//! object as its `args`; when none matches, with a text naming the declared functions
+//! (`FAKE-MODEL-NO-TOOL: …`). Its `functionResponse` is quoted like the shell's: an MCP tool's
+//! is `{"output": "<untrusted_context>\n…\n</untrusted_context>"}`, quoted without the tag.
+//!
 //! Axum cannot route a `{model}:{method}` segment, so one catch-all route per version parses it.
 
 use super::{RequestLog, body_json, reply_text, tool_call};
@@ -149,10 +156,53 @@ fn last_function_response(body: &Value) -> Option<String> {
         .iter()
         .find_map(|p| p.get("functionResponse"))?
         .get("response")?;
-    Some(match response.get("output").and_then(Value::as_str) {
-        Some(output) => output.to_owned(),
-        None => response.to_string(),
+    let text = tool_call::result_text(response);
+    Some(match untagged(&text) {
+        Some(inner) => inner.to_owned(),
+        None => text,
     })
+}
+
+/// The inside of a text wholly wrapped in one tag, as Gemini CLI 0.61.0 wraps an MCP tool's
+/// output (`<untrusted_context>\n…\n</untrusted_context>`), trimmed.
+fn untagged(text: &str) -> Option<&str> {
+    if !is_injected_context(text) {
+        return None;
+    }
+    let text = text.trim();
+    let (open, rest) = text.strip_prefix('<')?.split_once('>')?;
+    rest.strip_suffix(&format!("</{open}>")).map(str::trim)
+}
+
+/// The names of the functions the request declares.
+fn declared_names(body: &Value) -> Vec<&str> {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|d| d.get("name").and_then(Value::as_str))
+        .collect()
+}
+
+/// For `please call tool: <name> {…}` in the last user text of a request that declares
+/// functions: the `functionCall` of the matching one, or the text saying none matches.
+fn named_call(body: &Value) -> Option<Result<Value, String>> {
+    let request = tool_call::requested_tool_call(&last_user_text(body))?;
+    let declared = declared_names(body);
+    if declared.is_empty() {
+        return None;
+    }
+    Some(
+        match tool_call::offered_match(declared.iter().copied(), &request.name) {
+            Some(name) => Ok(json!({"functionCall": {"name": name, "args": request.arguments}})),
+            None => Err(tool_call::no_tool_reply(
+                &request.name,
+                declared.iter().copied(),
+            )),
+        },
+    )
 }
 
 /// The call of `run_shell_command` (when the request declares it) for `please run: …` in the
@@ -197,13 +247,18 @@ fn sse(events: &[Value]) -> Response {
 }
 
 /// The answer streamed in two events, the last one carrying `finishReason` and the usage; a
-/// tool's result is acknowledged, `please run: …` becomes a `run_shell_command` call.
+/// tool's result is acknowledged, `please call tool: …` becomes a call of the named function,
+/// `please run: …` a `run_shell_command` call.
 fn stream_generate(model: &str, body: &Value) -> Response {
     let answer = match last_function_response(body) {
         Some(result) => tool_call::result_reply(&result),
-        None => match shell_call(body) {
-            Some(call) => return stream_call(model, body, call),
-            None => reply_text(&last_user_text(body)),
+        None => match named_call(body) {
+            Some(Ok(call)) => return stream_call(model, body, call),
+            Some(Err(no_tool)) => no_tool,
+            None => match shell_call(body) {
+                Some(call) => return stream_call(model, body, call),
+                None => reply_text(&last_user_text(body)),
+            },
         },
     };
     let split = answer
@@ -355,5 +410,48 @@ mod tests {
             Some("Output: (empty)")
         );
         assert_eq!(shell_call(&json!({"contents": ask["contents"]})), None);
+    }
+
+    #[test]
+    fn please_call_tool_calls_the_declared_mcp_function_and_its_response_gets_text() {
+        let tools = json!([{"functionDeclarations": [
+            {"name": "run_shell_command"},
+            {"name": "mcp_idea_run_tests", "parametersJsonSchema": {"type": "object"}},
+        ]}]);
+        let ask = json!({"tools": tools, "contents": [{"role": "user", "parts": [
+            {"text": "please call tool: run_tests {\"filter\": \"unit\"}"}]}]});
+        let call = named_call(&ask).and_then(Result::ok).unwrap_or_default();
+        assert_eq!(
+            call,
+            json!({"functionCall": {"name": "mcp_idea_run_tests", "args": {"filter": "unit"}}})
+        );
+        let missing = json!({"tools": tools, "contents": [{"role": "user", "parts": [
+            {"text": "please call tool: deploy"}]}]});
+        assert_eq!(
+            named_call(&missing),
+            Some(Err(
+                "FAKE-MODEL-NO-TOOL: deploy (offered: run_shell_command, \
+                      mcp_idea_run_tests)"
+                    .to_owned()
+            ))
+        );
+        // Without declarations (a side request) the marker is plain text.
+        assert_eq!(named_call(&json!({"contents": ask["contents"]})), None);
+        // An MCP tool's response, structured or not, is quoted as its text.
+        for response in [
+            json!({"output": "<untrusted_context>\n3 passed [RUN-TESTS-OK]\n</untrusted_context>"}),
+            json!({"output": "3 passed [RUN-TESTS-OK]"}),
+            json!({"content": [{"type": "text", "text": "3 passed [RUN-TESTS-OK]"}]}),
+        ] {
+            let ran = json!({"tools": tools, "contents": [
+                ask["contents"][0],
+                {"role": "model", "parts": [call]},
+                {"role": "user", "parts": [{"functionResponse": {
+                    "name": "mcp_idea_run_tests", "response": response}}]}]});
+            assert_eq!(
+                last_function_response(&ran).map(|r| tool_call::result_reply(&r)),
+                Some("FAKE-MODEL-TOOL-DONE: 3 passed [RUN-TESTS-OK]".to_owned())
+            );
+        }
     }
 }

@@ -2,7 +2,9 @@
 //! Responses API and the Gemini API on one loopback port, each streamed the way the real
 //! services stream. Every request is appended to a JSON-lines log so a test can check what a
 //! CLI sent (its instructions file, an earlier turn after a resume). A user message saying
-//! `please run: <command>` gets a call of the CLI's shell tool (`tool_call`).
+//! `please run: <command>` gets a call of the CLI's shell tool, one saying
+//! `please call tool: <name> <json-object>` a call of the offered tool of that name (an MCP
+//! tool under its prefixed name, loaded first where the CLI defers it) (`tool_call`).
 
 pub mod anthropic;
 pub mod gemini;

@@ -16,6 +16,16 @@
 //! `response.output_item.done`, which is where Codex takes the call from); the next request,
 //! whose last input item is the `function_call_output`, gets a message quoting it.
 //!
+//! `please call tool: <name> <json-object>` is answered with a `function_call` of the offered
+//! tool of that name, or whose name ends with it after a separator, with the object as its
+//! `arguments` (`tool_call::offered_match`). Codex 0.171.0 does not list MCP tools in `tools`:
+//! it offers a client-executed `tool_search` tool instead, so the model first answers with a
+//! `tool_search_call` (`{query: <name>}`); Codex answers with a `tool_search_output` whose
+//! `tools` hold a `{type: "namespace", name: "mcp__idea", tools: [{type: "function", name:
+//! "run_tests", …}]}`, and the model then calls `run_tests` with `namespace: "mcp__idea"` (the
+//! offered name being `mcp__idea__run_tests`). When nothing matches, the answer is a message
+//! naming what was offered (`FAKE-MODEL-NO-TOOL: …`).
+//!
 //! `hit usage limit in <N>s` in the last user message is answered as OpenAI answers an account
 //! past its plan's limit: status 429, `{"error": {"type": "usage_limit_reached", "resets_at":
 //! <now + N>}}`. Codex 0.171.0 then says "You’ve hit your usage limit. … try again at <time>."
@@ -80,17 +90,30 @@ async fn responses(State(log): State<RequestLog>, uri: Uri, body: Bytes) -> Resp
 enum Item {
     /// An assistant message.
     Message(String),
-    /// A call of a function tool; `arguments` is JSON text.
-    FunctionCall { name: String, arguments: String },
+    /// A call of a function tool; `arguments` is JSON text. A tool offered inside a namespace
+    /// (Codex's MCP tools) is called by its own name with the namespace's.
+    FunctionCall {
+        name: String,
+        namespace: Option<String>,
+        arguments: String,
+    },
+    /// A call of Codex's client-executed `tool_search`; `arguments` is a JSON object.
+    ToolSearchCall { arguments: Value },
 }
 
-/// What the model answers: a tool's output is acknowledged, `please run: …` becomes a call of
-/// the request's shell tool, anything else the scripted text (or structured output).
+/// What the model answers: a tool's output is acknowledged, `please call tool: …` becomes a
+/// call of the named tool (after a tool search when it is not offered yet), `please run: …` a
+/// call of the request's shell tool, anything else the scripted text (or structured output).
 fn answer_items(request: &Value) -> Vec<Item> {
     if let Some(output) = last_function_output(request) {
         return vec![Item::Message(tool_call::result_reply(&output))];
     }
     let last_user = last_user_text(request);
+    if let Some(item) =
+        tool_call::requested_tool_call(&last_user).and_then(|wanted| named_call(request, &wanted))
+    {
+        return vec![item];
+    }
     if let Some(call) =
         tool_call::requested_command(&last_user).and_then(|run| shell_call(request, &run))
     {
@@ -102,8 +125,115 @@ fn answer_items(request: &Value) -> Vec<Item> {
     })]
 }
 
+/// A function tool the model can call: the name it is offered under (namespaced tools as
+/// `<namespace>__<name>`, the way Codex names MCP tools), and how a call names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Offered {
+    offered: String,
+    name: String,
+    namespace: Option<String>,
+}
+
+/// The function tools in a list of tools (`tools` of a request or of a `tool_search_output`),
+/// those inside a `namespace` tool included.
+fn function_tools(tools: &[Value], namespace: Option<&str>, out: &mut Vec<Offered>) {
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        match tool.get("type").and_then(Value::as_str) {
+            Some("namespace") => {
+                let inner = tool.get("tools").and_then(Value::as_array);
+                function_tools(inner.map_or(&[][..], Vec::as_slice), Some(name), out);
+            }
+            Some("function") | None => {
+                let offered = match namespace {
+                    Some(space) if space.ends_with(['_', '.', '/']) => format!("{space}{name}"),
+                    Some(space) => format!("{space}__{name}"),
+                    None => name.to_owned(),
+                };
+                out.push(Offered {
+                    offered,
+                    name: name.to_owned(),
+                    namespace: namespace.map(str::to_owned),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// The function tools the model can call: the request's, then those earlier tool searches
+/// found (in the `tool_search_output` items of `input`).
+fn offered_functions(request: &Value) -> Vec<Offered> {
+    let mut out = Vec::new();
+    let tools = request.get("tools").and_then(Value::as_array);
+    function_tools(tools.map_or(&[][..], Vec::as_slice), None, &mut out);
+    let input = request.get("input").and_then(Value::as_array);
+    for item in input.map_or(&[][..], Vec::as_slice) {
+        if item.get("type").and_then(Value::as_str) == Some("tool_search_output") {
+            let found = item.get("tools").and_then(Value::as_array);
+            function_tools(found.map_or(&[][..], Vec::as_slice), None, &mut out);
+        }
+    }
+    out
+}
+
+/// The answer to `please call tool: <name> {…}` in a request that offers tools (a side
+/// request, offering none or asking for structured output, gets its usual answer): the call of the matching function; else,
+/// when the request offers `tool_search` and no search has answered yet, a search for the
+/// name; else a message naming the offered functions.
+fn named_call(request: &Value, wanted: &tool_call::ToolCallRequest) -> Option<Item> {
+    let tools = request.get("tools").and_then(Value::as_array)?;
+    if tools.is_empty() || output_schema(request).is_some() {
+        return None;
+    }
+    let offered = offered_functions(request);
+    let names = || offered.iter().map(|o| o.offered.as_str());
+    if let Some(matched) = tool_call::offered_match(names(), &wanted.name) {
+        let tool = offered.iter().find(|o| o.offered == matched)?;
+        return Some(Item::FunctionCall {
+            name: tool.name.clone(),
+            namespace: tool.namespace.clone(),
+            arguments: wanted.arguments.to_string(),
+        });
+    }
+    let searched = request
+        .get("input")
+        .and_then(Value::as_array)
+        .and_then(|input| input.last())
+        .and_then(|last| last.get("type"))
+        .and_then(Value::as_str)
+        == Some("tool_search_output");
+    let searchable = tools
+        .iter()
+        .any(|t| t.get("type").and_then(Value::as_str) == Some("tool_search"));
+    if searchable && !searched {
+        return Some(Item::ToolSearchCall {
+            arguments: json!({"query": search_query(&wanted.name), "limit": 8}),
+        });
+    }
+    Some(Item::Message(tool_call::no_tool_reply(
+        &wanted.name,
+        names(),
+    )))
+}
+
+/// What to search for a tool by: its own name, without a server prefix (`mcp__idea__run_tests`,
+/// `idea.run_tests` → `run_tests`), since Codex 0.171.0's search finds nothing for a prefixed
+/// name.
+fn search_query(wanted: &str) -> &str {
+    ["__", ".", "/"]
+        .iter()
+        .filter_map(|separator| wanted.rfind(separator).map(|i| i + separator.len()))
+        .max()
+        .map_or(wanted, |start| &wanted[start..])
+}
+
 /// The output of the last input item when it is a `function_call_output` (the request after a
-/// tool ran); a string, or content parts whose texts are joined.
+/// tool ran); a string, or content parts whose texts are joined. Codex 0.171.0 sends an MCP
+/// tool's result as parts, the first its own `Wall time: … seconds\nOutput:`, which is left
+/// out, so the quote starts with what the tool said.
 fn last_function_output(request: &Value) -> Option<String> {
     let last = request.get("input")?.as_array()?.last()?;
     if last.get("type").and_then(Value::as_str) != Some("function_call_output") {
@@ -111,11 +241,20 @@ fn last_function_output(request: &Value) -> Option<String> {
     }
     Some(match last.get("output") {
         Some(Value::String(text)) => text.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::Array(parts)) => {
+            let mut texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            let header = |text: &str| {
+                let text = text.trim();
+                text.starts_with("Wall time:") && text.ends_with("Output:")
+            };
+            if texts.len() > 1 && texts.first().is_some_and(|t| header(t)) {
+                texts.remove(0);
+            }
+            texts.join("\n")
+        }
         Some(other) => other.to_string(),
         None => String::new(),
     })
@@ -151,6 +290,7 @@ fn shell_call(request: &Value, run: &tool_call::RunRequest) -> Option<Item> {
     }
     Some(Item::FunctionCall {
         name,
+        namespace: None,
         arguments: Value::Object(arguments).to_string(),
     })
 }
@@ -289,12 +429,20 @@ fn item_events(item: &Item, index: usize, n: u64) -> (Vec<Value>, Value) {
             ];
             (events, done)
         }
-        Item::FunctionCall { name, arguments } => {
+        Item::FunctionCall {
+            name,
+            namespace,
+            arguments,
+        } => {
             let item_id = format!("fc_fake{n:08}_{index}");
             let call = |status: &str, arguments: &str| {
-                json!({"id": item_id, "type": "function_call", "status": status,
+                let mut call = json!({"id": item_id, "type": "function_call", "status": status,
                        "call_id": tool_call::call_id("call_"), "name": name,
-                       "arguments": arguments})
+                       "arguments": arguments});
+                if let (Some(space), Some(object)) = (namespace, call.as_object_mut()) {
+                    object.insert("namespace".into(), json!(space));
+                }
+                call
             };
             let added = call("in_progress", "");
             let mut done = call("completed", arguments);
@@ -308,6 +456,21 @@ fn item_events(item: &Item, index: usize, n: u64) -> (Vec<Value>, Value) {
                        "output_index": index, "delta": arguments}),
                 json!({"type": "response.function_call_arguments.done", "item_id": item_id,
                        "output_index": index, "arguments": arguments}),
+                json!({"type": "response.output_item.done", "output_index": index, "item": done}),
+            ];
+            (events, done)
+        }
+        Item::ToolSearchCall { arguments } => {
+            let item_id = format!("ts_fake{n:08}_{index}");
+            let call_id = tool_call::call_id("call_");
+            let call = |status: &str| {
+                json!({"id": item_id, "type": "tool_search_call", "status": status,
+                       "call_id": call_id, "execution": "client", "arguments": arguments})
+            };
+            let done = call("completed");
+            let events = vec![
+                json!({"type": "response.output_item.added", "output_index": index,
+                       "item": call("in_progress")}),
                 json!({"type": "response.output_item.done", "output_index": index, "item": done}),
             ];
             (events, done)
@@ -328,6 +491,7 @@ fn sse_stream(model: &str, items: &[Item]) -> String {
         .map(|item| match item {
             Item::Message(text) => text.split_whitespace().count(),
             Item::FunctionCall { arguments, .. } => arguments.len() / 4 + 1,
+            Item::ToolSearchCall { arguments } => arguments.to_string().len() / 4 + 1,
         })
         .map(|n| u64::try_from(n).unwrap_or(0))
         .sum();
@@ -435,7 +599,10 @@ mod tests {
             {"type": "message", "role": "user", "content": [
                 {"type": "input_text", "text": "please run: touch proof.txt"}]}]});
         let items = answer_items(&ask);
-        let Some(Item::FunctionCall { name, arguments }) = items.first() else {
+        let Some(Item::FunctionCall {
+            name, arguments, ..
+        }) = items.first()
+        else {
             panic!("no call: {items:?}");
         };
         assert_eq!(name, "exec_command");
@@ -473,5 +640,104 @@ mod tests {
             answer_items(&ran),
             [Item::Message("FAKE-MODEL-TOOL-DONE: exit 0".into())]
         );
+    }
+
+    #[test]
+    fn please_call_tool_searches_for_a_deferred_mcp_tool_then_calls_it_in_its_namespace() {
+        let tools = json!([
+            {"type": "function", "name": "exec_command", "parameters": {}},
+            {"type": "tool_search", "execution": "client", "parameters": {}},
+        ]);
+        let prompt = json!({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "please call tool: run_tests {\"filter\": \"unit\"}"}]});
+        // Not offered yet: the model searches for it.
+        let ask = json!({"tools": tools, "input": [prompt]});
+        let items = answer_items(&ask);
+        assert_eq!(
+            items,
+            [Item::ToolSearchCall {
+                arguments: json!({"query": "run_tests", "limit": 8})
+            }]
+        );
+        let stream = sse_stream("m", &items);
+        assert!(stream.contains(r#""type":"tool_search_call""#));
+        assert!(stream.contains(r#""execution":"client""#));
+        // The search found it in the `mcp__idea` namespace: the model calls it there.
+        let found = json!({"type": "tool_search_output", "call_id": "s1", "status": "completed",
+            "execution": "client", "tools": [{"type": "namespace", "name": "mcp__idea",
+                "description": "idea", "tools": [
+                    {"type": "function", "name": "idea_list_agents", "parameters": {}},
+                    {"type": "function", "name": "run_tests", "parameters": {}}]}]});
+        let search = json!({"type": "tool_search_call", "call_id": "s1", "execution": "client",
+                            "arguments": {"query": "run_tests"}});
+        let searched = json!({"tools": tools, "input": [prompt, search, found]});
+        let items = answer_items(&searched);
+        assert_eq!(
+            items,
+            [Item::FunctionCall {
+                name: "run_tests".into(),
+                namespace: Some("mcp__idea".into()),
+                arguments: r#"{"filter":"unit"}"#.into(),
+            }]
+        );
+        let stream = sse_stream("m", &items);
+        assert!(stream.contains(r#""namespace":"mcp__idea""#), "{stream}");
+        assert_eq!(search_query("mcp__idea__run_tests"), "run_tests");
+        assert_eq!(search_query("idea.run_tests"), "run_tests");
+        assert_eq!(search_query("idea__idea_list_agents"), "idea_list_agents");
+        assert_eq!(search_query("run_tests"), "run_tests");
+        // Every prefixed form of the name finds it once found.
+        for wanted in ["mcp__idea__run_tests", "idea__run_tests", "idea.run_tests"] {
+            let request = tool_call::ToolCallRequest {
+                name: wanted.into(),
+                arguments: json!({}),
+            };
+            assert!(
+                matches!(named_call(&searched, &request), Some(Item::FunctionCall { name, .. }) if name == "run_tests"),
+                "{wanted}"
+            );
+        }
+        // A tool offered directly, with a prefixed name, is called without a search.
+        let direct = json!({"tools": [{"type": "function", "name": "mcp__idea__run_tests"}],
+                            "input": [prompt]});
+        assert!(matches!(answer_items(&direct).as_slice(),
+            [Item::FunctionCall { name, namespace: None, .. }] if name == "mcp__idea__run_tests"));
+        // A name the search did not find: a message naming what was offered, no second search.
+        let missing = json!({"tools": tools, "input": [
+            {"type": "message", "role": "user", "content": "please call tool: deploy"},
+            search, found]});
+        assert_eq!(
+            answer_items(&missing),
+            [Item::Message(
+                "FAKE-MODEL-NO-TOOL: deploy (offered: exec_command, \
+                 mcp__idea__idea_list_agents, mcp__idea__run_tests)"
+                    .into()
+            )]
+        );
+        // The call's output (MCP content as Codex sends it) is quoted.
+        let ran = json!({"tools": tools, "input": [prompt, search, found,
+            {"type": "function_call", "call_id": "c1", "namespace": "mcp__idea",
+             "name": "run_tests", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": [
+                {"type": "input_text", "text": "Wall time: 0.0045 seconds\nOutput:"},
+                {"type": "input_text", "text": "3 passed [RUN-TESTS-OK]"}]}]});
+        assert_eq!(
+            answer_items(&ran),
+            [Item::Message(
+                "FAKE-MODEL-TOOL-DONE: 3 passed [RUN-TESTS-OK]".into()
+            )]
+        );
+        // A side request (no tools, or asking for JSON of a schema) gets its usual answer.
+        assert!(matches!(
+            answer_items(&json!({"input": [prompt]})).as_slice(),
+            [Item::Message(text)] if text.starts_with("FAKE-MODEL-REPLY")
+        ));
+        let title = json!({"tools": tools, "input": [prompt], "text": {"format": {
+            "type": "json_schema", "schema": {"type": "object",
+                "properties": {"title": {"type": "string"}}}}}});
+        assert!(matches!(
+            answer_items(&title).as_slice(),
+            [Item::Message(text)] if text.starts_with(r#"{"title":"FAKE-MODEL-REPLY"#)
+        ));
     }
 }

@@ -68,6 +68,8 @@ pub struct Rig {
     user: PathBuf,
     pub model_log: PathBuf,
     pub wire: Wire,
+    /// `idea serve`'s port, for a second client.
+    port: u16,
     // Dropped last: the server first (it stops the CLIs), then the model, then the files.
     _serve: Owned,
     _model: Owned,
@@ -159,10 +161,17 @@ impl Rig {
             user,
             model_log,
             wire,
+            port,
             _serve: serve,
             _model: model,
             _dir: dir,
         }
+    }
+
+    /// A second client of `idea serve`, as another browser tab would be (to wait on a long
+    /// call while this one answers what it asks for).
+    pub fn second_wire(&self) -> Wire {
+        Wire::connect(self.port, TOKEN)
     }
 
     /// Creates an agent whose persona carries `marker`, in the first cell of the active layout.

@@ -66,7 +66,9 @@ impl IdeaTools {
     }
 }
 
-/// A run's result as the model reads it: stdout; a failure is a tool error with stderr.
+/// A run's result as the model reads it: stdout; a failure is a tool error with stderr. Text
+/// only: a client given structured content may show the model that instead (Codex does),
+/// and a tool's output is its text.
 fn tool_result(result: &Value) -> CallToolResult {
     let text = |key: &str| result[key].as_str().unwrap_or_default().to_owned();
     let (stdout, stderr) = (text("stdout"), text("stderr"));
@@ -84,7 +86,7 @@ fn tool_result(result: &Value) -> CallToolResult {
             said.push('\n');
             said.push_str(&note);
         }
-        let mut done = success(said, Some(result.clone()));
+        let mut done = success(said, None);
         if !stderr.trim().is_empty() {
             done.content
                 .push(ContentBlock::text(format!("stderr:\n{stderr}")));
@@ -107,9 +109,7 @@ fn tool_result(result: &Value) -> CallToolResult {
         said.push(format!("stdout:\n{stdout}"));
     }
     said.extend(notes);
-    let mut failed = CallToolResult::error(vec![ContentBlock::text(said.join("\n\n"))]);
-    failed.structured_content = Some(result.clone());
-    failed
+    CallToolResult::error(vec![ContentBlock::text(said.join("\n\n"))])
 }
 
 /// A fingerprint of a tool list: what a client would see change.
