@@ -881,3 +881,56 @@ fn codex_calls_a_project_tool_and_keeps_a_note() {
 fn gemini_cli_calls_a_project_tool_and_keeps_a_note() {
     calls_a_project_tool_and_keeps_a_note(GEMINI);
 }
+
+/// Issue 22: Gemini CLI asks the user's consent each time the model activates a skill that is
+/// not built in. That dialog is the CLI's own: the cell shows "needs you" and the user answers
+/// in the terminal, after which the skill's body reaches the model.
+#[test]
+#[ignore = "needs the real CLIs: scripts/test.sh installs them and runs this suite"]
+fn gemini_cli_skill_consent_needs_you() {
+    let mut rig = Rig::start(GEMINI);
+    rig.wire.call(
+        "createSkill",
+        json!({"name": "review-checklist", "description": "Use when reviewing a change",
+               "body": "Check the tests first. CONSENTWORD"}),
+    );
+    let cell = rig.agent_in_first_cell("Consenter", "CONSENTMARKER");
+    rig.wire.call(
+        "assignSkill",
+        json!({"agent": cell.agent_id, "skill": "review-checklist"}),
+    );
+    let launched = rig.launch(&cell);
+    let id = launched["sessionId"].as_str().unwrap().to_owned();
+    rig.wait_ready(&id);
+    rig.say(
+        &id,
+        "please call tool: activate_skill {\"name\": \"review-checklist\"}",
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let sessions = rig.wire.call("listSessions", json!(null));
+        let state = sessions
+            .as_array()
+            .and_then(|all| all.iter().find(|s| s["sessionId"] == id.as_str()))
+            .map(|s| s["state"].clone());
+        if state.as_ref().is_some_and(|s| s == "needsYou") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no \"needs you\" for the consent:\n{}",
+            rig.wire.screen(&id)
+        );
+        rig.wire.pump(std::time::Duration::from_millis(200));
+    }
+    assert!(
+        rig.wire.screen(&id).contains("review-checklist"),
+        "{}",
+        rig.wire.screen(&id)
+    );
+    // Allowed once, as its user would: the skill's body goes to the model.
+    rig.wire
+        .call("writeTerminal", json!({"sessionId": id, "data": "\r"}));
+    rig.wait_request(&id, &["CONSENTWORD"]);
+    rig.stop(&id);
+}

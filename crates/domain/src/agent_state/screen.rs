@@ -58,7 +58,13 @@ const CODEX: Prompt = Prompt {
 };
 
 const GEMINI: Prompt = Prompt {
-    questions: &["Allow execution of", "Apply this change?"],
+    // "Do you want to proceed?": its consent before the model activates a skill (and other
+    // confirmations in its "Action Required" box).
+    questions: &[
+        "Allow execution of",
+        "Apply this change?",
+        "Do you want to proceed?",
+    ],
     options: &["1. Allow once", "Allow once"],
     selected: '●',
 };

@@ -39,6 +39,21 @@ const LIVE: [(ScreenDetector, &str, &str, &str, &str); 3] = [
     ),
 ];
 
+/// Found by the real-CLI suite (`gemini_cli_skill_consent_needs_you`): Gemini's consent before
+/// a skill is activated was not read as a prompt, so the cell never showed "needs you".
+#[test]
+fn geminis_skill_consent_is_a_prompt() {
+    assert_eq!(
+        detect(
+            ScreenDetector::Gemini,
+            include_str!("fixtures/gemini-0.61.0-skill-consent.txt")
+        ),
+        Some(ScreenFinding::NeedsYou(
+            "Do you want to proceed?".to_owned()
+        ))
+    );
+}
+
 #[test]
 fn each_clis_live_permission_prompt_is_detected() {
     for (detector, prompt, _, _, question) in LIVE {
