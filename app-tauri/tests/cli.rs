@@ -412,3 +412,89 @@ fn an_agent_on_its_own_branch_from_the_command_line() {
     let out = run(&["worktree", "create", "Nobody"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn skills_and_tools_from_the_command_line() {
+    let s = sandbox();
+    let run = |args: &[&str]| idea(args, &s.project, &s.user);
+    assert!(run(&["init"]).status.success());
+    assert!(
+        run(&["agent", "create", "--name", "Ada", "--profile", "shell"])
+            .status
+            .success()
+    );
+
+    let created = run(&[
+        "skill",
+        "create",
+        "review-checklist",
+        "--description",
+        "Use when: reviewing a change",
+        "--body",
+        "Check the tests first.",
+    ]);
+    assert!(created.status.success(), "{}", stderr(&created));
+    let bad = run(&["skill", "create", "../up", "--description", "x"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("skill name"), "{}", stderr(&bad));
+    let listed = run(&["skill", "list", "--json"]);
+    let listing: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listing["skills"][0]["name"], "review-checklist");
+    assert_eq!(
+        listing["skills"][0]["description"],
+        "Use when: reviewing a change"
+    );
+    let assigned = run(&["skill", "assign", "Ada", "review-checklist"]);
+    assert_eq!(stdout(&assigned).trim(), "Ada's skills: review-checklist");
+    let shown = run(&["skill", "show", "review-checklist"]);
+    assert!(
+        stdout(&shown).contains("Check the tests first."),
+        "{}",
+        stdout(&shown)
+    );
+    let unassigned = run(&["skill", "unassign", "Ada", "review-checklist", "--json"]);
+    let agent: serde_json::Value = serde_json::from_slice(&unassigned.stdout).unwrap();
+    assert_eq!(agent["skills"], serde_json::json!([]));
+
+    let dir = s.project.join(".ideai/tools/shout");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("TOOL.json"),
+        r#"{"description": "Says it, then fails when told",
+            "command": {"parameters": [{"name": "word", "type": "string"},
+                                       {"name": "code", "type": "number", "default": 0}],
+                        "run": "sh -c 'echo \"$0\"; exit \"$1\"' {{word}} {{code}}"}}"#,
+    )
+    .unwrap();
+    fs::create_dir_all(s.project.join(".ideai/tools/broken")).unwrap();
+    fs::write(
+        s.project.join(".ideai/tools/broken/TOOL.json"),
+        "{ not json",
+    )
+    .unwrap();
+    let tools = run(&["tool", "list"]);
+    assert!(
+        stdout(&tools).contains("shout(word, code=0)"),
+        "{}",
+        stdout(&tools)
+    );
+    assert!(
+        stdout(&tools).contains("skipped .ideai/tools/broken/TOOL.json"),
+        "{}",
+        stdout(&tools)
+    );
+    let said = run(&["tool", "run", "shout", "--args", r#"{"word": "a; b $(x)"}"#]);
+    assert!(said.status.success(), "{}", stderr(&said));
+    assert_eq!(stdout(&said), "a; b $(x)\n");
+    let failed = run(&[
+        "tool",
+        "run",
+        "shout",
+        "--args",
+        r#"{"word": "x", "code": 3}"#,
+    ]);
+    assert_eq!(failed.status.code(), Some(3));
+    let refused = run(&["tool", "run", "shout", "--args", r#"{"code": "three"}"#]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("shout"), "{}", stderr(&refused));
+}

@@ -164,13 +164,23 @@ impl rmcp::ServerHandler for IdeaTools {
         let peer = context.peer.clone();
         let tools = self.clone();
         tokio::spawn(async move {
-            let mut seen = fingerprint(&tools.project_tools().await);
+            // Read from the store itself, not through the API: a poll every 2 s per agent
+            // would fill the log with its requests.
+            let on_disk = |tools: &IdeaTools| {
+                let deps = Arc::clone(&tools.deps);
+                async move {
+                    tokio::task::spawn_blocking(move || deps.knowledge.tools().tools)
+                        .await
+                        .unwrap_or_default()
+                }
+            };
+            let mut seen = fingerprint(&on_disk(&tools).await);
             loop {
                 tokio::time::sleep(TOOL_WATCH_INTERVAL).await;
                 if peer.is_transport_closed() {
                     break;
                 }
-                let now = fingerprint(&tools.project_tools().await);
+                let now = fingerprint(&on_disk(&tools).await);
                 if now == seen {
                     continue;
                 }
