@@ -751,6 +751,11 @@ fn knows_the_projects_skills_and_memory(cli: Cli) {
         "the body is loaded on demand only"
     );
     // Invoked the CLI's own way, its body reaches the model: the CLI loaded it natively.
+    // Gemini CLI loads skills in the background and counts them in its footer: typed before
+    // that (seen under load), `/review-checklist` is sent as plain text, as to a user.
+    if cli.profile == GEMINI.profile {
+        rig.wait_screen(&id, "1 skill");
+    }
     let invoke = if cli.profile == CODEX.profile {
         "$"
     } else {
